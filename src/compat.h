@@ -1,0 +1,25 @@
+/*-------------------------------------------------------------------------
+ *
+ * compat.h
+ *	  Differences between the PostgreSQL major versions polarbench builds
+ *	  against (15, 16 and 17), kept in one place.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PB_COMPAT_H
+#define PB_COMPAT_H
+
+#if PG_VERSION_NUM < 150000
+#error "polarbench needs PostgreSQL 15 or later"
+#endif
+
+#if PG_VERSION_NUM >= 160000
+#include "utils/guc_hooks.h"
+#endif
+
+/* PostgreSQL 17 renamed the background worker's connection flags. */
+#ifndef BGWORKER_BYPASS_ALLOWCONN
+#define BGWORKER_BYPASS_ALLOWCONN 1
+#endif
+
+#endif							/* PB_COMPAT_H */
