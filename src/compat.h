@@ -22,4 +22,11 @@
 #define BGWORKER_BYPASS_ALLOWCONN 1
 #endif
 
+/* PostgreSQL 17 numbers a process's PGPROC with MyProcNumber. */
+#if PG_VERSION_NUM >= 170000
+#define PB_MY_PGPROCNO		MyProcNumber
+#else
+#define PB_MY_PGPROCNO		(MyProc->pgprocno)
+#endif
+
 #endif							/* PB_COMPAT_H */

@@ -1,0 +1,54 @@
+-- polarbench_run: every argument error, and failures that end a run.
+CREATE EXTENSION IF NOT EXISTS polarbench;
+SET client_min_messages = warning;
+SELECT rows FROM polarbench_init('pgbench', scale => 1);
+RESET client_min_messages;
+CREATE TEMP TABLE runs_before AS SELECT count(*) AS n FROM polarbench_runs;
+
+-- wrong arguments: clear errors, nothing recorded
+SELECT * FROM polarbench_run('no-such-workload');
+SELECT * FROM polarbench_run('select-only', clients => 0);
+SELECT * FROM polarbench_run('select-only', clients => NULL);
+SELECT * FROM polarbench_run('select-only', clients => 1000);
+SELECT * FROM polarbench_run('select-only', duration => -1);
+SELECT * FROM polarbench_run('select-only', duration => 'NaN');
+SELECT * FROM polarbench_run('select-only', duration => 10, transactions => 10);
+SELECT * FROM polarbench_run('select-only', transactions => 0);
+SELECT * FROM polarbench_run('select-only', progress => -1);
+SELECT * FROM polarbench_run('select-only@x');
+SELECT * FROM polarbench_run('select-only@0');
+SELECT * FROM polarbench_run(scripts => ARRAY['SELECT 1;'], weights => ARRAY[1, 2]);
+SELECT * FROM polarbench_run(weights => ARRAY[1]);
+SELECT * FROM polarbench_run(script => 'SELECT 1;', script_weight => -1);
+SELECT * FROM polarbench_run(script => 'SELECT 1;', vars => '[1, 2]');
+SELECT * FROM polarbench_run(script => 'SELECT 1;', vars => '{"a": [1]}');
+SELECT * FROM polarbench_run(script => 'SELECT 1;', vars => '{"a": null}');
+SELECT * FROM polarbench_run(script => 'SELECT 1;', vars => '{"a-b": 1}');
+SELECT * FROM polarbench_run(script => 'SELECT 1;', scale => 0);
+SELECT count(*) = (SELECT n FROM runs_before) AS nothing_recorded FROM polarbench_runs;
+
+-- not inside a transaction that has written data
+BEGIN;
+CREATE TABLE written (a int);
+SELECT * FROM polarbench_run('select-only', transactions => 1);
+ROLLBACK;
+
+-- a missing table: the run fails with the server's error and is recorded
+SELECT * FROM polarbench_run(script => 'SELECT * FROM no_such_table;',
+                             transactions => 1);
+SELECT status, error_sqlstate, error_message, transactions
+  FROM polarbench_runs ORDER BY run_id DESC LIMIT 1;
+
+-- a statement that fails at run time fails the run
+SELECT * FROM polarbench_run(script => 'SELECT 1 / (aid - aid) FROM pgbench_accounts WHERE aid = 1;',
+                             clients => 2, transactions => 5);
+SELECT status, error_sqlstate, error_message
+  FROM polarbench_runs ORDER BY run_id DESC LIMIT 1;
+
+-- missing pgbench tables for a built-in workload
+DROP TABLE pgbench_branches;
+SELECT * FROM polarbench_run('select-only', transactions => 1);
+
+-- nothing is left running
+SELECT count(*) AS workers_left FROM pg_stat_activity
+ WHERE backend_type LIKE 'polarbench%';

@@ -1,0 +1,458 @@
+/*-------------------------------------------------------------------------
+ *
+ * recorder_worker.c
+ *	  The run recorder: a background worker that writes a run's rows into
+ *	  the result tables, each write in a transaction of its own, so that
+ *	  any session can follow a run while it goes on: the run's row when the
+ *	  clients are ready, a progress row every progress interval, and the
+ *	  summary, status and per-command figures once every client is gone.
+ *
+ * The worker runs as the role that started the run.  The result tables
+ * belong to the extension's owner and nobody else may write them, so each
+ * write switches to that owner in a security-restricted operation, with a
+ * search_path of pg_catalog only, as PostgreSQL does for maintenance
+ * commands that run code on another role's behalf.  The SQL it runs is
+ * fixed; only values go in as parameters.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/ipc.h"
+#include "storage/proc.h"
+#include "storage/shm_toc.h"
+#include "tcop/tcopprot.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+#include "utils/snapmgr.h"
+#include "utils/wait_event.h"
+
+#include "polarbench.h"
+
+static PbRunShared *recorder_run;
+
+/*
+ * pb_recorder_exit
+ *		However the recorder ends, tell the launcher, so that it never waits
+ *		for a recorder that is gone.
+ */
+static void
+pb_recorder_exit(int code, Datum arg)
+{
+	if (recorder_run == NULL)
+		return;
+	SpinLockAcquire(&recorder_run->mutex);
+	recorder_run->recorder_done = true;
+	SpinLockRelease(&recorder_run->mutex);
+	pb_wake_launcher(recorder_run);
+}
+
+/* Start a transaction for one write. */
+static void
+pb_recorder_begin(void)
+{
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	PushActiveSnapshot(GetTransactionSnapshot());
+}
+
+/* Commit one write. */
+static void
+pb_recorder_commit(void)
+{
+	PopActiveSnapshot();
+	SPI_finish();
+	CommitTransactionCommand();
+	pgstat_report_stat(false);
+}
+
+/*
+ * pb_recorder_exec
+ *		Run one of the recorder's statements as the extension owner, in a
+ *		security-restricted operation.  Returns SPI's result code.
+ */
+static int
+pb_recorder_exec(const char *sql, int nargs, Oid *types, Datum *values,
+				 const char *nulls)
+{
+	Oid			save_userid;
+	int			save_sec;
+	int			rc;
+
+	GetUserIdAndSecContext(&save_userid, &save_sec);
+	SetUserIdAndSecContext(recorder_run->owner,
+						   save_sec | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+	rc = SPI_execute_with_args(sql, nargs, types, values, nulls, false, 0);
+	SetUserIdAndSecContext(save_userid, save_sec);
+	if (rc < 0)
+		elog(ERROR, "polarbench recorder: \"%s\" failed: %s", sql,
+			 SPI_result_code_string(rc));
+	return rc;
+}
+
+/* Qualified name of a result table. */
+static const char *
+pb_table(const char *name)
+{
+	return psprintf("%s.%s", quote_identifier(recorder_run->schema), name);
+}
+
+/*
+ * pb_recorder_insert_run
+ *		Insert the run's row, status running, and return its id.
+ */
+static int64
+pb_recorder_insert_run(PbRunConfig *config)
+{
+	PbRunShared *run = recorder_run;
+	Oid			types[10] = {TEXTOID, TEXTARRAYOID, INT4ARRAYOID, INT4OID,
+	FLOAT8OID, INT8OID, INT4OID, TEXTOID, INT8OID, OIDOID};
+	Datum		values[10];
+	char		nulls[10];
+	Datum	   *texts = palloc(sizeof(Datum) * config->nscripts);
+	Datum	   *weights = palloc(sizeof(Datum) * config->nscripts);
+	char	   *sql;
+	bool		isnull;
+	int64		run_id;
+
+	for (int i = 0; i < config->nscripts; i++)
+	{
+		texts[i] = CStringGetTextDatum(config->script_texts[i]);
+		weights[i] = Int32GetDatum(config->weights[i]);
+	}
+	memset(nulls, ' ', sizeof(nulls));
+	values[0] = CStringGetTextDatum(config->workload);
+	values[1] = PointerGetDatum(construct_array(texts, config->nscripts, TEXTOID,
+												-1, false, TYPALIGN_INT));
+	values[2] = PointerGetDatum(construct_array(weights, config->nscripts, INT4OID,
+												4, true, TYPALIGN_INT));
+	values[3] = Int32GetDatum(run->nclients);
+	values[4] = Float8GetDatum(run->duration);
+	nulls[4] = run->duration > 0 ? ' ' : 'n';
+	values[5] = Int64GetDatum(run->transactions_limit);
+	nulls[5] = run->transactions_limit > 0 ? ' ' : 'n';
+	values[6] = Int32GetDatum(run->progress_interval);
+	values[7] = config->vars_json ? CStringGetTextDatum(config->vars_json) : (Datum) 0;
+	nulls[7] = config->vars_json ? ' ' : 'n';
+	values[8] = Int64GetDatum(config->random_seed);
+	values[9] = ObjectIdGetDatum(run->role);
+
+	sql = psprintf("INSERT INTO %s (workload, scripts, weights, clients, duration,"
+				   " transactions_limit, progress_interval, vars, random_seed,"
+				   " run_by, status, started_at)"
+				   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10,"
+				   " 'running', now()) RETURNING run_id",
+				   pb_table("polarbench_run_data"));
+	pb_recorder_begin();
+	pb_recorder_exec(sql, 10, types, values, nulls);
+	if (SPI_processed != 1)
+		elog(ERROR, "polarbench recorder: run row not inserted");
+	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+										 SPI_tuptable->tupdesc, 1, &isnull));
+	pb_recorder_commit();
+	return run_id;
+}
+
+/*
+ * pb_recorder_progress
+ *		Insert one progress row and publish its line for the launcher.
+ */
+static void
+pb_recorder_progress(int64 run_id, double elapsed, const PbRunSummary *s)
+{
+	Oid			types[8] = {INT8OID, FLOAT8OID, INT8OID, FLOAT8OID, FLOAT8OID,
+	FLOAT8OID, FLOAT8OID, INT8OID};
+	Datum		values[8];
+	char		nulls[8];
+	char		line[256];
+
+	memset(nulls, ' ', sizeof(nulls));
+	values[0] = Int64GetDatum(run_id);
+	values[1] = Float8GetDatum(elapsed);
+	values[2] = Int64GetDatum(s->transactions);
+	values[3] = Float8GetDatum(s->tps);
+	values[4] = Float8GetDatum(s->qps);
+	values[5] = Float8GetDatum(s->latency_avg);
+	values[6] = Float8GetDatum(s->latency_stddev);
+	values[7] = Int64GetDatum(s->failed);
+	if (s->transactions == 0)
+		nulls[5] = nulls[6] = 'n';
+
+	pb_recorder_begin();
+	pb_recorder_exec(psprintf("INSERT INTO %s VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+							  pb_table("polarbench_progress_data")),
+					 8, types, values, nulls);
+	pb_recorder_commit();
+
+	pb_progress_line(line, sizeof(line), elapsed, s);
+	SpinLockAcquire(&recorder_run->mutex);
+	strlcpy(recorder_run->progress_line, line, sizeof(recorder_run->progress_line));
+	recorder_run->progress_seq++;
+	SpinLockRelease(&recorder_run->mutex);
+	pb_wake_launcher(recorder_run);
+}
+
+/*
+ * pb_recorder_statements
+ *		Insert the per-command figures of every script, summed over clients.
+ */
+static void
+pb_recorder_statements(int64 run_id, PbScriptSet *set, char *slots)
+{
+	PbRunShared *run = recorder_run;
+	Oid			types[8] = {INT8OID, INT4OID, INT4OID, INT4OID, TEXTOID,
+	INT8OID, INT8OID, FLOAT8OID};
+	char	   *sql;
+	int			offset = 0;
+
+	sql = psprintf("INSERT INTO %s VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+				   pb_table("polarbench_statement_data"));
+	for (int s = 0; s < set->nscripts; s++)
+	{
+		PbScript   *script = &set->scripts[s];
+
+		for (int c = 0; c < script->ncommands; c++)
+		{
+			Datum		values[8];
+			char		nulls[8];
+			uint64		executions = 0;
+			uint64		failures = 0;
+			uint64		total_ns = 0;
+
+			for (int i = 0; i < run->nclients; i++)
+			{
+				PbCommandStats *stats = pb_slot_commands(pb_slot(run, slots, i));
+
+				executions += pg_atomic_read_u64(&stats[offset + c].executions);
+				failures += pg_atomic_read_u64(&stats[offset + c].failures);
+				total_ns += pg_atomic_read_u64(&stats[offset + c].total_ns);
+			}
+			memset(nulls, ' ', sizeof(nulls));
+			values[0] = Int64GetDatum(run_id);
+			values[1] = Int32GetDatum(s + 1);
+			values[2] = Int32GetDatum(c + 1);
+			values[3] = Int32GetDatum(script->commands[c].line);
+			values[4] = CStringGetTextDatum(script->commands[c].text);
+			values[5] = Int64GetDatum(executions);
+			values[6] = Int64GetDatum(failures);
+			values[7] = Float8GetDatum(executions > 0 ? total_ns / 1e6 / executions : 0);
+			nulls[7] = executions > 0 ? ' ' : 'n';
+			pb_recorder_exec(sql, 8, types, values, nulls);
+		}
+		offset += script->ncommands;
+	}
+}
+
+/*
+ * pb_recorder_finish
+ *		Write the run's summary and final status, and the per-command
+ *		figures, in one transaction.
+ */
+static void
+pb_recorder_finish(int64 run_id, PbScriptSet *set, char *slots)
+{
+	PbRunShared *run = recorder_run;
+	PbRunSummary s;
+	Oid			types[16] = {INT8OID, TEXTOID, FLOAT8OID, INT8OID, FLOAT8OID,
+		INT8OID, FLOAT8OID, INT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID,
+	FLOAT8OID, FLOAT8OID, FLOAT8OID, TEXTOID, TEXTOID};
+	Datum		values[16];
+	char		nulls[16];
+	const char *status;
+	int64		finish = 0;
+	double		seconds = 0;
+	uint32		reason = pg_atomic_read_u32(&run->stop_reason);
+
+	for (int i = 0; i < run->nclients; i++)
+		finish = Max(finish, pb_slot(run, slots, i)->finish_ns);
+	if (run->start_ns > 0 && finish > run->start_ns)
+		seconds = (finish - run->start_ns) / 1e9;
+	pb_summary_final(run, slots, seconds, &s);
+
+	status = reason == PB_STOP_FAILED ? "failed" :
+		reason == PB_STOP_CANCELED ? "canceled" : "finished";
+
+	memset(nulls, ' ', sizeof(nulls));
+	values[0] = Int64GetDatum(run_id);
+	values[1] = CStringGetTextDatum(status);
+	values[2] = Float8GetDatum(seconds);
+	values[3] = Int64GetDatum(s.transactions);
+	values[4] = Float8GetDatum(s.tps);
+	values[5] = Int64GetDatum(s.statements);
+	values[6] = Float8GetDatum(s.qps);
+	values[7] = Int64GetDatum(s.failed);
+	values[8] = Float8GetDatum(s.latency_avg);
+	values[9] = Float8GetDatum(s.latency_stddev);
+	values[10] = Float8GetDatum(s.latency_p50);
+	values[11] = Float8GetDatum(s.latency_p95);
+	values[12] = Float8GetDatum(s.latency_p99);
+	values[13] = Float8GetDatum(s.latency_max);
+	if (s.transactions == 0)
+		for (int i = 8; i <= 13; i++)
+			nulls[i] = 'n';
+	nulls[14] = nulls[15] = 'n';
+	if (reason == PB_STOP_FAILED)
+	{
+		SpinLockAcquire(&run->mutex);
+		values[14] = CStringGetTextDatum(unpack_sql_state(run->error_code));
+		values[15] = CStringGetTextDatum(run->error_message);
+		SpinLockRelease(&run->mutex);
+		nulls[14] = nulls[15] = ' ';
+	}
+
+	pb_recorder_begin();
+	pb_recorder_exec(psprintf("UPDATE %s SET status = $2, ended_at = now(),"
+							  " seconds = $3, transactions = $4, tps = $5,"
+							  " statements = $6, qps = $7, failed = $8,"
+							  " latency_avg = $9, latency_stddev = $10,"
+							  " latency_p50 = $11, latency_p95 = $12,"
+							  " latency_p99 = $13, latency_max = $14,"
+							  " error_sqlstate = $15, error_message = $16"
+							  " WHERE run_id = $1",
+							  pb_table("polarbench_run_data")),
+					 16, types, values, nulls);
+	if (run->start_ns > 0)
+		pb_recorder_statements(run_id, set, slots);
+	pb_recorder_commit();
+}
+
+/*
+ * pb_recorder_delete_run
+ *		Remove the row of a run that never started.
+ */
+static void
+pb_recorder_delete_run(int64 run_id)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(run_id)};
+
+	pb_recorder_begin();
+	pb_recorder_exec(psprintf("DELETE FROM %s WHERE run_id = $1",
+							  pb_table("polarbench_run_data")),
+					 1, types, values, NULL);
+	pb_recorder_commit();
+}
+
+/* Whether every client has exited. */
+static bool
+pb_clients_exited(PbRunShared *run, char *slots)
+{
+	for (int i = 0; i < run->nclients; i++)
+		if (pg_atomic_read_u32(&pb_slot(run, slots, i)->status) != PB_SLOT_EXITED)
+			return false;
+	return true;
+}
+
+/* Sleep until woken, or for at most timeout_ms. */
+static void
+pb_recorder_wait(long timeout_ms)
+{
+	(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+					 Max(timeout_ms, 1), PG_WAIT_EXTENSION);
+	ResetLatch(MyLatch);
+	CHECK_FOR_INTERRUPTS();
+}
+
+/*
+ * pb_recorder_main
+ *		Entry point of the recorder worker; main_arg is the run's segment.
+ */
+void
+pb_recorder_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	shm_toc    *toc;
+	char	   *slots;
+	PbRunShared *run;
+	PbRunConfig *config;
+	PbScriptSet *set;
+	int64		run_id;
+	PbTotals	last = {0};
+	int			ticks = 0;
+
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	CurrentResourceOwner = ResourceOwnerCreate(NULL, "polarbench recorder");
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		proc_exit(0);
+	toc = shm_toc_attach(PB_RUN_MAGIC, dsm_segment_address(seg));
+	if (toc == NULL)
+		proc_exit(0);
+	run = shm_toc_lookup(toc, PB_KEY_RUN, false);
+	slots = shm_toc_lookup(toc, PB_KEY_SLOTS, false);
+	recorder_run = run;
+	before_shmem_exit(pb_recorder_exit, (Datum) 0);
+	pg_atomic_write_u32(&run->recorder_pgprocno, PB_MY_PGPROCNO + 1);
+
+	BackgroundWorkerInitializeConnectionByOid(run->database, run->role, 0);
+	pgstat_report_appname("polarbench recorder");
+	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_SUSET,
+					PGC_S_OVERRIDE);
+
+	config = pb_config_deserialize(shm_toc_lookup(toc, PB_KEY_CONFIG, false));
+	set = pb_config_build_scripts(config, false);
+
+	run_id = pb_recorder_insert_run(config);
+	SpinLockAcquire(&run->mutex);
+	run->run_id = run_id;
+	run->recorder_ready = true;
+	SpinLockRelease(&run->mutex);
+	pb_wake_launcher(run);
+
+	while (pg_atomic_read_u32(&run->state) == PB_STATE_STARTING)
+		pb_recorder_wait(1000);
+
+	if (pg_atomic_read_u32(&run->stop_reason) == PB_STOP_ABORTED)
+	{
+		pb_recorder_delete_run(run_id);
+		proc_exit(0);
+	}
+
+	pgstat_report_activity(STATE_RUNNING, "polarbench: recording");
+	while (!pb_clients_exited(run, slots))
+	{
+		long		timeout = 1000;
+
+		if (run->progress_interval > 0 && run->start_ns > 0)
+		{
+			int64		tick = run->start_ns +
+				(int64) (ticks + 1) * run->progress_interval * INT64CONST(1000000000);
+			int64		now = pb_now_ns();
+
+			if (now >= tick)
+			{
+				PbTotals	totals;
+				PbRunSummary interval;
+
+				pb_totals_read(run, slots, &totals);
+				pb_summary_interval(&last, &totals, run->progress_interval,
+									&interval);
+				last = totals;
+				ticks++;
+				pb_recorder_progress(run_id, (double) ticks * run->progress_interval,
+									 &interval);
+				continue;
+			}
+			timeout = Min(timeout, (tick - now) / 1000000 + 1);
+		}
+		pb_recorder_wait(timeout);
+	}
+
+	pb_recorder_finish(run_id, set, slots);
+	pb_scriptset_free(set);
+	proc_exit(0);
+}

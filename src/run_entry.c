@@ -1,0 +1,631 @@
+/*-------------------------------------------------------------------------
+ *
+ * run_entry.c
+ *	  polarbench_run(): checks the caller's arguments, resolves them into a
+ *	  run configuration (scripts with weights, variables, scale, seed), and
+ *	  returns the launched run's summary as one row.
+ *
+ * Everything a caller can get wrong is found here, before any worker
+ * starts: unknown workloads, script syntax errors, variables never set,
+ * bad limits, too many clients for the background worker slots.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_extension.h"
+#include "commands/dbcommands.h"
+#include "commands/extension.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+#include "polarbench.h"
+
+PG_MODULE_MAGIC;
+
+PG_FUNCTION_INFO_V1(polarbench_run);
+
+/* Argument positions of polarbench_run() */
+enum
+{
+	ARG_WORKLOAD,
+	ARG_CLIENTS,
+	ARG_DURATION,
+	ARG_TRANSACTIONS,
+	ARG_PROGRESS,
+	ARG_SCRIPT,
+	ARG_SCRIPT_WEIGHT,
+	ARG_SCRIPTS,
+	ARG_WEIGHTS,
+	ARG_VARS,
+	ARG_RANDOM_SEED,
+	ARG_SCALE
+};
+
+/* pgbench's default: ten transactions per client */
+#define PB_DEFAULT_TRANSACTIONS 10
+
+/* A growing list of scripts and variables */
+typedef struct PbConfigBuilder
+{
+	PbRunConfig *config;
+	int			script_space;
+	int			var_space;
+	bool		builtin_used;
+	StringInfoData workload;
+} PbConfigBuilder;
+
+/*
+ * pb_grow
+ *		An array grown to n elements of the given size; NULL grows from none.
+ */
+static void *
+pb_grow(void *array, Size elemsize, int n)
+{
+	if (array == NULL)
+		return palloc(elemsize * n);
+	return repalloc(array, elemsize * n);
+}
+
+/*
+ * pb_add_script
+ *		Append one script with its weight.
+ */
+static void
+pb_add_script(PbConfigBuilder *b, const char *name, const char *text, int weight)
+{
+	PbRunConfig *c = b->config;
+
+	if (weight < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("weight of script \"%s\" must not be negative", name)));
+	if (c->nscripts == b->script_space)
+	{
+		b->script_space = Max(4, b->script_space * 2);
+		c->script_names = pb_grow(c->script_names, sizeof(char *), b->script_space);
+		c->script_texts = pb_grow(c->script_texts, sizeof(char *), b->script_space);
+		c->weights = pb_grow(c->weights, sizeof(int), b->script_space);
+	}
+	c->script_names[c->nscripts] = pstrdup(name);
+	c->script_texts[c->nscripts] = pstrdup(text);
+	c->weights[c->nscripts] = weight;
+	c->nscripts++;
+	if (b->workload.len > 0)
+		appendStringInfoChar(&b->workload, '+');
+	appendStringInfoString(&b->workload, name);
+}
+
+/*
+ * pb_add_var
+ *		Append a variable given from outside, replacing an earlier value.
+ */
+static void
+pb_add_var(PbConfigBuilder *b, const char *name, const char *value)
+{
+	PbRunConfig *c = b->config;
+
+	for (int i = 0; i < c->nvars; i++)
+		if (strcmp(c->var_names[i], name) == 0)
+		{
+			c->var_values[i] = pstrdup(value);
+			return;
+		}
+	if (c->nvars == b->var_space)
+	{
+		b->var_space = Max(8, b->var_space * 2);
+		c->var_names = pb_grow(c->var_names, sizeof(char *), b->var_space);
+		c->var_values = pb_grow(c->var_values, sizeof(char *), b->var_space);
+	}
+	c->var_names[c->nvars] = pstrdup(name);
+	c->var_values[c->nvars] = pstrdup(value);
+	c->nvars++;
+}
+
+/* Whether a variable of that name was given. */
+static bool
+pb_has_var(PbRunConfig *c, const char *name)
+{
+	for (int i = 0; i < c->nvars; i++)
+		if (strcmp(c->var_names[i], name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * pb_parse_weight
+ *		The weight after '@' in a workload item, as pgbench's -b name@w.
+ */
+static int
+pb_parse_weight(const char *item, const char *str)
+{
+	char	   *end;
+	long		weight;
+
+	errno = 0;
+	weight = strtol(str, &end, 10);
+	if (end == str || *end != '\0' || errno != 0 || weight < 0 || weight > PG_INT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid weight specification: \"%s\"", item),
+				 errhint("A weight is a whole number from 0 to %d, as in \"select-only@5\".",
+						 PG_INT32_MAX)));
+	return (int) weight;
+}
+
+/*
+ * pb_add_builtins
+ *		Add the built-in scripts a workload names: "name[@weight]", comma
+ *		separated; unique prefixes are accepted, as pgbench's -b.
+ */
+static void
+pb_add_builtins(PbConfigBuilder *b, const char *workload)
+{
+	char	   *copy = pstrdup(workload);
+	char	   *save = NULL;
+
+	for (char *item = strtok_r(copy, ",", &save); item != NULL;
+		 item = strtok_r(NULL, ",", &save))
+	{
+		char	   *at;
+		int			weight = 1;
+		const char *canonical = NULL;
+		const char *text;
+		char	   *name;
+
+		while (*item == ' ')
+			item++;
+		name = item;
+		at = strrchr(item, '@');
+		if (at != NULL)
+		{
+			*at = '\0';
+			weight = pb_parse_weight(workload, at + 1);
+		}
+		for (char *end = name + strlen(name); end > name && end[-1] == ' ';)
+			*--end = '\0';
+
+		text = pb_builtin_script(name, &canonical);
+		if (text == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown or ambiguous built-in workload \"%s\"", name),
+					 errhint("Available built-in workloads: tpcb-like, simple-update, select-only.")));
+		pb_add_script(b, canonical ? canonical : name, text, weight);
+		b->builtin_used = true;
+	}
+	if (b->config->nscripts == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("workload names no script")));
+}
+
+/*
+ * pb_valid_variable_name
+ *		As pgbench: letters, digits and underscores, or any non-ASCII byte.
+ */
+static bool
+pb_valid_variable_name(const char *name)
+{
+	if (*name == '\0')
+		return false;
+	for (const unsigned char *p = (const unsigned char *) name; *p; p++)
+		if (!(IS_HIGHBIT_SET(*p) || isalnum(*p) || *p == '_'))
+			return false;
+	return true;
+}
+
+/*
+ * pb_add_json_vars
+ *		Variables from a JSON object of scalars, as pgbench's -D name=value.
+ */
+static void
+pb_add_json_vars(PbConfigBuilder *b, Jsonb *jb)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	char	   *key = NULL;
+	int			depth = 0;
+
+	if (!JB_ROOT_IS_OBJECT(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("vars must be a JSON object"),
+				 errhint("Pass variables as in '{\"scale\": 10, \"range\": 1000000}'.")));
+
+	it = JsonbIteratorInit(&jb->root);
+	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
+	{
+		char	   *value;
+
+		if (tok == WJB_BEGIN_OBJECT || tok == WJB_BEGIN_ARRAY)
+		{
+			if (++depth > 1)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("value of variable \"%s\" must be a number, a string or a boolean",
+								key ? key : "")));
+			continue;
+		}
+		if (tok == WJB_END_OBJECT || tok == WJB_END_ARRAY)
+		{
+			depth--;
+			continue;
+		}
+		if (tok == WJB_KEY)
+		{
+			key = pnstrdup(v.val.string.val, v.val.string.len);
+			if (!pb_valid_variable_name(key))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("invalid variable name: \"%s\"", key),
+						 errhint("Variable names have letters, digits and underscores.")));
+			continue;
+		}
+		switch (v.type)
+		{
+			case jbvString:
+				value = pnstrdup(v.val.string.val, v.val.string.len);
+				break;
+			case jbvNumeric:
+				value = DatumGetCString(DirectFunctionCall1(numeric_out,
+															NumericGetDatum(v.val.numeric)));
+				break;
+			case jbvBool:
+				value = v.val.boolean ? "true" : "false";
+				break;
+			default:
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("value of variable \"%s\" must be a number, a string or a boolean",
+								key ? key : "")));
+				value = NULL;	/* keep compiler quiet */
+		}
+		pb_add_var(b, key, value);
+	}
+}
+
+/*
+ * pb_detect_scale
+ *		The scale of the pgbench tables, as pgbench finds it: the number of
+ *		rows of pgbench_branches, read with the caller's rights.
+ */
+static int
+pb_detect_scale(void)
+{
+	bool		isnull;
+	int64		count;
+
+	SPI_connect();
+	if (SPI_execute("SELECT pg_catalog.to_regclass('pgbench_branches') IS NULL",
+					true, 1) != SPI_OK_SELECT ||
+		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+								   1, &isnull)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("could not count number of branches: relation \"pgbench_branches\" does not exist"),
+				 errhint("Perhaps you need to do initialization (polarbench_init('pgbench')) in database \"%s\".",
+						 get_database_name(MyDatabaseId))));
+	if (SPI_execute("SELECT count(*) FROM pgbench_branches", true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not count number of branches");
+	count = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+										SPI_tuptable->tupdesc, 1, &isnull));
+	SPI_finish();
+	if (count < 1 || count > PG_INT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("invalid count(*) from pgbench_branches: \"" INT64_FORMAT "\"", count),
+				 errhint("Perhaps you need to do initialization (polarbench_init('pgbench')) in database \"%s\".",
+						 get_database_name(MyDatabaseId))));
+	return (int) count;
+}
+
+/*
+ * pb_extension_owner
+ *		The owner of the polarbench extension, who owns its result tables,
+ *		and the extension's schema.
+ */
+static Oid
+pb_extension_owner(Oid extoid, Oid *schema)
+{
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	Oid			owner = InvalidOid;
+
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(extoid));
+	scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
+	tuple = systable_getnext(scan);
+	if (HeapTupleIsValid(tuple))
+	{
+		owner = ((Form_pg_extension) GETSTRUCT(tuple))->extowner;
+		*schema = ((Form_pg_extension) GETSTRUCT(tuple))->extnamespace;
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	if (!OidIsValid(owner))
+		elog(ERROR, "extension polarbench not found");
+	return owner;
+}
+
+/*
+ * pb_check_caller
+ *		Refuse what cannot work: a benchmark started from a restricted
+ *		context, from a transaction whose changes the clients could not see
+ *		(and whose locks they might wait for forever), or by a role that may
+ *		not log in (the clients log in as it).
+ */
+static void
+pb_check_caller(void)
+{
+	HeapTuple	tuple;
+	bool		canlogin;
+
+	if (InSecurityRestrictedOperation())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("cannot start a benchmark within a security-restricted operation")));
+	if (TransactionIdIsValid(GetTopTransactionIdIfAny()))
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("polarbench_run cannot run in a transaction that has written data"),
+				 errdetail("Benchmark clients run in transactions of their own: they cannot see this transaction's changes and could wait for its locks."),
+				 errhint("Commit first, then start the run.")));
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("cannot record a benchmark run during recovery"),
+				 errhint("Start runs on the primary.")));
+
+	tuple = SearchSysCache1(AUTHOID, ObjectIdGetDatum(GetUserId()));
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for role %u", GetUserId());
+	canlogin = ((Form_pg_authid) GETSTRUCT(tuple))->rolcanlogin;
+	ReleaseSysCache(tuple);
+	if (!canlogin)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("role \"%s\" is not permitted to log in",
+						GetUserNameFromId(GetUserId(), false)),
+				 errdetail("Benchmark clients log in as the role that starts the run.")));
+}
+
+/*
+ * polarbench_run
+ *		SQL entry point: see polarbench_run() in the install script.
+ */
+Datum
+polarbench_run(PG_FUNCTION_ARGS)
+{
+	PbConfigBuilder b;
+	PbRunConfig *config;
+	PbRunParams params;
+	PbRunResult result;
+	PbScriptSet *set;
+	TupleDesc	tupdesc;
+	Datum		values[15];
+	bool		nulls[15];
+	Oid			extoid;
+	Oid			schema = InvalidOid;
+	int			clients;
+	int			ncommands = 0;
+	int			scale = 1;
+
+	pb_check_caller();
+
+	/* limits */
+	if (PG_ARGISNULL(ARG_CLIENTS) || PG_GETARG_INT32(ARG_CLIENTS) < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("clients must be at least 1")));
+	clients = PG_GETARG_INT32(ARG_CLIENTS);
+	if (clients + 1 > max_worker_processes)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("%d clients need %d background workers, but max_worker_processes is %d",
+						clients, clients + 1, max_worker_processes),
+				 errdetail("A run needs one background worker per client and one more for its recorder."),
+				 errhint("Raise max_worker_processes (it takes a server restart), or run with fewer clients.")));
+
+	memset(&params, 0, sizeof(params));
+	params.nclients = clients;
+	if (!PG_ARGISNULL(ARG_DURATION) && !PG_ARGISNULL(ARG_TRANSACTIONS))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("specify either duration or transactions, not both")));
+	if (!PG_ARGISNULL(ARG_DURATION))
+	{
+		params.duration = PG_GETARG_FLOAT8(ARG_DURATION);
+		if (!(params.duration > 0) || isinf(params.duration) || params.duration > 31536000)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("duration must be a positive number of seconds, at most one year")));
+	}
+	else if (!PG_ARGISNULL(ARG_TRANSACTIONS))
+	{
+		params.transactions = PG_GETARG_INT64(ARG_TRANSACTIONS);
+		if (params.transactions < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("transactions must be at least 1")));
+	}
+	else
+		params.transactions = PB_DEFAULT_TRANSACTIONS;
+	if (!PG_ARGISNULL(ARG_PROGRESS))
+	{
+		params.progress = PG_GETARG_INT32(ARG_PROGRESS);
+		if (params.progress < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("progress must not be negative"),
+					 errhint("progress is the number of seconds between progress reports; 0 turns them off.")));
+	}
+
+	/* scripts */
+	memset(&b, 0, sizeof(b));
+	b.config = config = palloc0(sizeof(PbRunConfig));
+	initStringInfo(&b.workload);
+	if (!PG_ARGISNULL(ARG_WORKLOAD))
+		pb_add_builtins(&b, text_to_cstring(PG_GETARG_TEXT_PP(ARG_WORKLOAD)));
+	if (!PG_ARGISNULL(ARG_SCRIPT))
+	{
+		int			weight = PG_ARGISNULL(ARG_SCRIPT_WEIGHT) ? 1 :
+			PG_GETARG_INT32(ARG_SCRIPT_WEIGHT);
+
+		pb_add_script(&b, "custom", text_to_cstring(PG_GETARG_TEXT_PP(ARG_SCRIPT)),
+					  weight);
+	}
+	if (!PG_ARGISNULL(ARG_SCRIPTS))
+	{
+		Datum	   *texts;
+		bool	   *text_nulls;
+		int			ntexts;
+		Datum	   *weights = NULL;
+		bool	   *weight_nulls = NULL;
+		int			nweights = 0;
+
+		deconstruct_array(PG_GETARG_ARRAYTYPE_P(ARG_SCRIPTS), TEXTOID, -1, false,
+						  TYPALIGN_INT, &texts, &text_nulls, &ntexts);
+		if (!PG_ARGISNULL(ARG_WEIGHTS))
+		{
+			deconstruct_array(PG_GETARG_ARRAYTYPE_P(ARG_WEIGHTS), INT4OID, 4, true,
+							  TYPALIGN_INT, &weights, &weight_nulls, &nweights);
+			if (nweights != ntexts)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("weights has %d elements but scripts has %d",
+								nweights, ntexts),
+						 errhint("Give one weight per script, or none.")));
+		}
+		for (int i = 0; i < ntexts; i++)
+		{
+			char		name[32];
+
+			if (text_nulls[i] || (weights && weight_nulls[i]))
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("scripts and weights must not contain nulls")));
+			snprintf(name, sizeof(name), "script %d", i + 1);
+			pb_add_script(&b, name, TextDatumGetCString(texts[i]),
+						  weights ? DatumGetInt32(weights[i]) : 1);
+		}
+	}
+	else if (!PG_ARGISNULL(ARG_WEIGHTS))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("weights given without scripts")));
+	if (config->nscripts == 0)
+		pb_add_builtins(&b, "tpcb-like");
+	{
+		int64		total = 0;
+
+		for (int i = 0; i < config->nscripts; i++)
+			total += config->weights[i];
+		if (total == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("total script weight must not be zero")));
+	}
+	config->workload = b.workload.data;
+
+	/* variables */
+	if (!PG_ARGISNULL(ARG_VARS))
+	{
+		Jsonb	   *jb = PG_GETARG_JSONB_P(ARG_VARS);
+
+		pb_add_json_vars(&b, jb);
+		config->vars_json = DatumGetCString(DirectFunctionCall1(jsonb_out,
+																JsonbPGetDatum(jb)));
+	}
+	if (!PG_ARGISNULL(ARG_SCALE))
+	{
+		scale = PG_GETARG_INT32(ARG_SCALE);
+		if (scale < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("scale must be at least 1")));
+	}
+	if (b.builtin_used)
+	{
+		int			detected = pb_detect_scale();
+
+		if (!PG_ARGISNULL(ARG_SCALE) && detected != scale)
+			ereport(NOTICE,
+					(errmsg("scale option ignored, using count from pgbench_branches table (%d)",
+							detected)));
+		scale = detected;
+	}
+	if (!pb_has_var(config, "scale"))
+	{
+		char		num[16];
+
+		snprintf(num, sizeof(num), "%d", scale);
+		pb_add_var(&b, "scale", num);
+	}
+
+	if (!PG_ARGISNULL(ARG_RANDOM_SEED))
+		config->random_seed = PG_GETARG_INT64(ARG_RANDOM_SEED);
+	else if (!pg_strong_random(&config->random_seed, sizeof(config->random_seed)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not generate a random seed")));
+
+	/* every script must parse, and every variable be set, before we start */
+	set = pb_config_build_scripts(config, true);
+	for (int i = 0; i < set->nscripts; i++)
+		ncommands += set->scripts[i].ncommands;
+	pb_scriptset_free(set);
+	params.ncommands = ncommands;
+
+	extoid = get_extension_oid("polarbench", false);
+	params.owner = pb_extension_owner(extoid, &schema);
+	params.schema = get_namespace_name(schema);
+
+	pb_launch_run(config, &params, &result);
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tupdesc = BlessTupleDesc(tupdesc);
+	memset(nulls, 0, sizeof(nulls));
+	values[0] = Int64GetDatum(result.run_id);
+	values[1] = CStringGetTextDatum(config->workload);
+	values[2] = Int32GetDatum(clients);
+	values[3] = Float8GetDatum(result.seconds);
+	values[4] = Int64GetDatum(result.summary.transactions);
+	values[5] = Float8GetDatum(result.summary.tps);
+	values[6] = Int64GetDatum(result.summary.statements);
+	values[7] = Float8GetDatum(result.summary.qps);
+	values[8] = Int64GetDatum(result.summary.failed);
+	values[9] = Float8GetDatum(result.summary.latency_avg);
+	values[10] = Float8GetDatum(result.summary.latency_stddev);
+	values[11] = Float8GetDatum(result.summary.latency_p50);
+	values[12] = Float8GetDatum(result.summary.latency_p95);
+	values[13] = Float8GetDatum(result.summary.latency_p99);
+	values[14] = Float8GetDatum(result.summary.latency_max);
+	if (result.summary.transactions == 0)
+		for (int i = 9; i < 15; i++)
+			nulls[i] = true;
+
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# polarbench's test command: installs the Debian packages the tests need,
+# builds and installs the extension, starts a throwaway PostgreSQL 15 server
+# with the settings the tests need, runs the unit tests of the script
+# library, the pg_regress suite and the TAP suite, and closes with the line
+# "N passed, N failed".  Exits non-zero if anything failed.
+#
+# Usage: bash test/run_tests.sh          (as root, or a user with sudo)
+set -uo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$repo/test/setup.sh"
+
+pb_install_packages || { echo "could not install packages"; echo "0 passed, 1 failed"; exit 1; }
+
+# Work on a copy the postgres user owns: pg_regress and the TAP tests write
+# next to the sources, and run as postgres since initdb refuses root.
+work=$(mktemp -d /tmp/polarbench-test.XXXXXX)
+cp -a "$repo/." "$work/tree"
+pb_as_root chown -R postgres: "$work"
+port=${PB_TEST_PORT:-54329}
+trap 'pb_stop_server "$work/server"; pb_as_root rm -rf "$work"' EXIT
+
+cd "$work/tree"
+if ! pb_as_postgres make -s PG_CONFIG="$PB_PGBIN/pg_config" >"$work/build.log" 2>&1 ||
+   ! pb_as_root make -s PG_CONFIG="$PB_PGBIN/pg_config" install >>"$work/build.log" 2>&1; then
+	cat "$work/build.log"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+passed=0
+failed=0
+
+# unit tests of the backend-independent script library
+if [ -f test/unit/Makefile ]; then
+	pb_as_postgres make -s -C test/unit check 2>&1 | tee "$work/unit.log"
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$work/unit.log" | tail -n 1)
+	if [ -n "$line" ]; then
+		passed=$((passed + $(echo "$line" | awk '{print $1}')))
+		failed=$((failed + $(echo "$line" | awk '{print $3}')))
+	else
+		failed=$((failed + 1))
+	fi
+fi
+
+# pg_regress, against the throwaway server
+pb_start_server "$work/server" "$port" "fsync = off" "max_parallel_maintenance_workers = 2"
+pb_as_postgres make -s PG_CONFIG="$PB_PGBIN/pg_config" installcheck TAP_TESTS= \
+	PGHOST=127.0.0.1 PGPORT="$port" PGUSER=postgres 2>&1 | tee "$work/regress.log"
+passed=$((passed + $(grep -cE '\.\.\. ok' "$work/regress.log" || true)))
+failed=$((failed + $(grep -cE '\.\.\. (FAILED|failed)' "$work/regress.log" || true)))
+if ! grep -qE '\.\.\. ok' "$work/regress.log"; then
+	failed=$((failed + 1))	# pg_regress did not run
+fi
+if [ -f test/regress_out/regression.diffs ]; then
+	cat test/regress_out/regression.diffs
+fi
+pb_stop_server "$work/server"
+
+# TAP: each test file makes its own clusters
+pb_as_postgres env PATH="$PB_PGBIN:$PATH" make -s PG_CONFIG="$PB_PGBIN/pg_config" \
+	installcheck REGRESS= PROVE_FLAGS=--verbose 2>&1 | tee "$work/tap.log"
+passed=$((passed + $(grep -cE '^ok [0-9]+' "$work/tap.log" || true)))
+failed=$((failed + $(grep -cE '^not ok [0-9]+' "$work/tap.log" || true)))
+if grep -qE '^(Result: FAIL|Dubious|Parse errors)' "$work/tap.log"; then
+	grep -E '^(Result: FAIL|Dubious|Parse errors)' "$work/tap.log"
+	failed=$((failed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,61 @@
+# polarbench: shell functions shared by the test runner, the demo and the
+# benchmark scripts.  Source it; it defines functions and runs nothing.
+#
+#   pb_install_packages   Debian packages to build, test and benchmark
+#   pb_build_install      build the extension and install it into the server
+#   pb_start_server DIR PORT [setting=value ...]
+#                         a throwaway PostgreSQL 15 cluster in DIR, run as the
+#                         postgres user, listening on 127.0.0.1:PORT only
+#   pb_stop_server DIR    stop it
+
+PB_PGBIN=${PB_PGBIN:-/usr/lib/postgresql/15/bin}
+PB_PACKAGES="make gcc clang libfuzzer-14-dev postgresql-15 postgresql-server-dev-15
+	postgresql-client-15 libpq-dev libipc-run-perl sysbench perl"
+
+# Run a command as root: directly when we are root, else through sudo.
+pb_as_root() {
+	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# Run a command as the postgres user (initdb and the server refuse root).
+pb_as_postgres() {
+	if [ "$(id -un)" = postgres ]; then "$@"; else pb_as_root runuser -u postgres -- "$@"; fi
+}
+
+pb_install_packages() {
+	local missing=""
+	for p in $PB_PACKAGES; do
+		dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+	done
+	if [ -n "$missing" ]; then
+		echo "installing:$missing"
+		pb_as_root apt-get update -qq
+		pb_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+	fi
+}
+
+pb_build_install() {
+	make -s PG_CONFIG="$PB_PGBIN/pg_config"
+	pb_as_root make -s PG_CONFIG="$PB_PGBIN/pg_config" install
+}
+
+pb_start_server() {
+	local dir=$1 port=$2
+	shift 2
+	pb_as_root mkdir -p "$dir"
+	pb_as_root chown postgres: "$dir"
+	pb_as_postgres "$PB_PGBIN/initdb" -D "$dir/data" -U postgres -A trust >/dev/null
+	{
+		echo "listen_addresses = '127.0.0.1'"
+		echo "port = $port"
+		echo "unix_socket_directories = '$dir'"
+		echo "max_worker_processes = 32"
+		echo "max_connections = 100"
+		for setting in "$@"; do echo "$setting"; done
+	} | pb_as_postgres tee -a "$dir/data/postgresql.conf" >/dev/null
+	pb_as_postgres "$PB_PGBIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start >/dev/null
+}
+
+pb_stop_server() {
+	pb_as_postgres "$PB_PGBIN/pg_ctl" -D "$1/data" -m fast -w stop >/dev/null 2>&1 || true
+}
