@@ -1190,7 +1190,8 @@ split_script(ScriptParser *sp)
 		}
 		else if (c == ';')
 		{
-			emit_to(sp, sp->pos + 1, true);
+			/* a bare ";" is an empty statement, skipped */
+			emit_to(sp, sp->pos + 1, false);
 			if (sp->paren_depth == 0 && sp->begin_depth == 0)
 			{
 				if (!finish_sql(sp))
