@@ -228,8 +228,12 @@ iterative_zipfian(PbPrng *state, int64_t n, double s)
 		x = floor(pow(u, -1.0 / (s - 1.0)));
 		t = pow(1.0 + 1.0 / x, s - 1.0);
 
-		/* reject if too large or out of bounds */
-		if (v * x * (t - 1.0) / (b - 1.0) <= t / b && x <= (double) n)
+		/*
+		 * Reject if too large or out of bounds.  (double) n may round up
+		 * to 2^63, so x must also be checked to fit an int64.
+		 */
+		if (v * x * (t - 1.0) / (b - 1.0) <= t / b && x <= (double) n &&
+			x < 9223372036854775808.0)
 			break;
 	}
 	return (int64_t) x;

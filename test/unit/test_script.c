@@ -1017,6 +1017,41 @@ test_meta_commands(void)
 	expect_parse_error("\\set x foo(1)\n", 1, "unexpected function name (foo)");
 	expect_parse_error("\\if\n\\endif\n", 1, "syntax error");
 
+	/* examples of pgbench's documentation */
+	set = parse_ok("\\set aid (1021 * random(1, 100000 * :scale)) % \\\n"
+				   "           (100000 * :scale) + 1\n"
+				   "\\set divx CASE WHEN :x <> 0 THEN :y/:x ELSE NULL END\n"
+				   "-- compound of two queries\n"
+				   "SELECT 1 \\;\n"
+				   "SELECT 2 AS two, 3 AS three \\gset p_\n");
+	if (set)
+	{
+		s = &set->scripts[0];
+		check(s->ncommands == 3, "doc example: 3 commands, got %d", s->ncommands);
+		check(s->commands[2].kind == PB_CMD_SQL && s->commands[2].line == 5 &&
+			  s->commands[2].result_target == PB_RESULT_GSET &&
+			  strcmp(s->commands[2].sql, "SELECT 1 ;\nSELECT 2 AS two, 3 AS three") == 0,
+			  "compound query with \\gset: %s", s->commands[2].sql);
+		client = make_client(set, 1);
+		pb_var_set_string(client, pb_var_id(set, "x", false), "4", &err);
+		pb_var_set_string(client, pb_var_id(set, "y", false), "10", &err);
+		check(pb_exec_meta(s, 0, client, set, &next, &us, &err) &&
+			  var_int(set, client, "aid") >= 1 && var_int(set, client, "aid") <= 1000000,
+			  "doc aid");
+		check(pb_exec_meta(s, 1, client, set, &next, &us, &err) &&
+			  var_int(set, client, "divx") == 2, "doc divx");
+		pb_var_set_string(client, pb_var_id(set, "x", false), "0", &err);
+		check(pb_exec_meta(s, 1, client, set, &next, &us, &err), "doc divx null");
+		{
+			PbValue		nv;
+
+			check(pb_var_get_value(client, set, pb_var_id(set, "divx", false), &nv, &err) &&
+				  nv.type == PB_VAL_NULL, "doc divx is null");
+		}
+		pb_client_free(client);
+		pb_scriptset_free(set);
+	}
+
 	/* a lone backslash is ignored, as in pgbench */
 	set = parse_ok("SELECT 1;\n\\\n");
 	if (set)
