@@ -234,6 +234,14 @@ extern bool pb_var_get_value(PbClientState *client, const PbScriptSet *set,
 extern const char *pb_var_get_string(PbClientState *client, int id,
 									 char *buf, size_t buflen);
 
+/*
+ * The string form of a variable without a copy: the variable's own string
+ * when it has one (valid until the variable is next set), otherwise the
+ * value formatted into buf (64 bytes always suffice).  NULL when unset.
+ */
+extern const char *pb_var_get_string_ref(PbClientState *client, int id,
+										 char *buf, size_t buflen);
+
 /* Evaluate an expression. */
 extern bool pb_expr_eval(const PbExpr *expr, PbClientState *client,
 						 const PbScriptSet *set, PbValue *result,

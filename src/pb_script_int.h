@@ -1,0 +1,127 @@
+/*-------------------------------------------------------------------------
+ *
+ * pb_script_int.h
+ *	  Declarations shared by the files of the script language library
+ *	  (script_parse.c, expr_parse.c, expr_eval.c, script_vars.c) but not
+ *	  meant for its users, who only need pb_script.h.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PB_SCRIPT_INT_H
+#define PB_SCRIPT_INT_H
+
+#include "pb_script.h"
+
+/*
+ * Deepest expression tree accepted.  Evaluation recurses once per level,
+ * and scripts run inside server processes with a bounded stack, so a
+ * pathological "1+1+1+..." line must be refused at parse time rather than
+ * overflow the stack at run time.
+ */
+#define PB_EXPR_MAX_DEPTH	1000
+
+/* at most this many arguments to a non-lazy function, as pgbench */
+#define PB_MAX_FARGS		16
+
+/* pgbench's bounds on the distribution parameters */
+#define PB_MIN_GAUSSIAN_PARAM	2.0
+#define PB_MIN_ZIPFIAN_PARAM	1.001
+#define PB_MAX_ZIPFIAN_PARAM	1000.0
+
+/* at most this many scripts in a set, as pgbench */
+#define PB_MAX_SCRIPTS		128
+
+/* Functions and operators of the expression language */
+typedef enum PbFunc
+{
+	PB_F_ADD,
+	PB_F_SUB,
+	PB_F_MUL,
+	PB_F_DIV,
+	PB_F_MOD,
+	PB_F_ABS,
+	PB_F_LEAST,
+	PB_F_GREATEST,
+	PB_F_DEBUG,
+	PB_F_PI,
+	PB_F_SQRT,
+	PB_F_LN,
+	PB_F_EXP,
+	PB_F_INT,
+	PB_F_DOUBLE,
+	PB_F_RANDOM,
+	PB_F_RANDOM_GAUSSIAN,
+	PB_F_RANDOM_EXPONENTIAL,
+	PB_F_RANDOM_ZIPFIAN,
+	PB_F_POW,
+	PB_F_AND,
+	PB_F_OR,
+	PB_F_NOT,
+	PB_F_BITAND,
+	PB_F_BITOR,
+	PB_F_BITXOR,
+	PB_F_LSHIFT,
+	PB_F_RSHIFT,
+	PB_F_EQ,
+	PB_F_NE,
+	PB_F_LE,
+	PB_F_LT,
+	PB_F_IS,
+	PB_F_CASE,
+	PB_F_HASH_MURMUR2,
+	PB_F_HASH_FNV1A,
+	PB_F_PERMUTE
+} PbFunc;
+
+typedef enum PbExprKind
+{
+	PB_EXPR_CONST,
+	PB_EXPR_VAR,
+	PB_EXPR_DEFAULT_SEED,		/* implicit seed of hash() and permute() */
+	PB_EXPR_FUNC
+} PbExprKind;
+
+/*
+ * A node of a parsed expression.  Arguments are kept in an array so that
+ * evaluation walks the tree without allocating anything.  CASE keeps its
+ * arguments as when1, then1, when2, then2, ..., else.
+ */
+struct PbExpr
+{
+	PbExprKind	kind;
+	PbValue		constant;		/* PB_EXPR_CONST */
+	int			varid;			/* PB_EXPR_VAR */
+	PbFunc		func;			/* PB_EXPR_FUNC */
+	int			nargs;
+	struct PbExpr **args;
+	int			depth;			/* 1 for a leaf */
+};
+
+/* error helpers (script_vars.c) */
+extern void pb_error_set(PbError *err, int line, const char *detail,
+						 const char *fmt,...)
+			__attribute__((format(printf, 4, 5)));
+extern void pb_error_oom(PbError *err, int line);
+extern char *pb_strndup(const char *s, size_t len);
+extern bool pb_valid_variable_name(const char *name);
+
+/*
+ * Parse the expression in text[start..end) (one meta-command's line, with
+ * its continuations), creating variables in set as needed.  cmd_offset is
+ * where the backslash of the command is in text, for error columns; cmd
+ * is the command name and line its line number, both for messages.
+ */
+extern PbExpr *pb_expr_parse(PbScriptSet *set, const char *text,
+							 size_t start, size_t end, size_t cmd_offset,
+							 const char *cmd, int line, PbError *err);
+extern void pb_expr_free(PbExpr *expr);
+
+/* Call fn(varid, arg) for every variable an expression reads. */
+extern void pb_expr_walk_vars(const PbExpr *expr,
+							  void (*fn) (int varid, void *arg), void *arg);
+
+/* Parse a variable's string form into a value, as pgbench does. */
+extern bool pb_parse_variable_string(const char *name, const char *svalue,
+									 PbValue *value, PbError *err);
+
+#endif							/* PB_SCRIPT_INT_H */
