@@ -1,0 +1,43 @@
+CREATE EXTENSION IF NOT EXISTS polarbench;
+-- every bad argument is refused before anything is written
+SELECT polarbench_init('tpcc');
+SELECT polarbench_init(NULL);
+SELECT polarbench_init('pgbench', scale => 0);
+SELECT polarbench_init('pgbench', scale => 1000001);
+SELECT polarbench_init('pgbench', fillfactor => 9);
+SELECT polarbench_init('pgbench', fillfactor => 101);
+SELECT polarbench_init('pgbench', partitions => -1);
+SELECT polarbench_init('pgbench', partitions => 10001);
+SELECT polarbench_init('pgbench', partitions => 2, partition_method => 'list');
+SELECT polarbench_init('pgbench', parallel => 0);
+SELECT polarbench_init('pgbench', parallel => 65);
+SELECT polarbench_init('sysbench', tables => 0);
+SELECT polarbench_init('sysbench', tables => 10001);
+SELECT polarbench_init('sysbench', table_size => -1);
+SELECT polarbench_init('sysbench', partitions => 2);
+SELECT polarbench_init('sysbench', foreign_keys => true);
+SELECT polarbench_init('ycsb', records => 0);
+SELECT polarbench_init('ycsb', fields => 0);
+SELECT polarbench_init('ycsb', fields => 1001);
+SELECT polarbench_init('ycsb', field_length => 0);
+SELECT polarbench_init('ycsb', field_length => 1000001);
+-- parallel loads commit on their own: not inside a transaction block
+BEGIN;
+SELECT polarbench_init('sysbench', tables => 2, parallel => 2);
+ROLLBACK;
+-- nothing was created
+SELECT count(*) FROM pg_class
+ WHERE relname LIKE 'pgbench%' OR relname LIKE 'sbtest%' OR relname = 'usertable';
+-- the function is not for everybody, and runs with the caller's rights
+SELECT has_function_privilege('public', 'polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean)', 'execute');
+CREATE ROLE polarbench_loader_tester;
+GRANT EXECUTE ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean) TO polarbench_loader_tester;
+CREATE SCHEMA polarbench_locked;
+SET ROLE polarbench_loader_tester;
+SET search_path = polarbench_locked, public;
+SELECT polarbench_init('ycsb', records => 10);
+RESET search_path;
+RESET ROLE;
+DROP SCHEMA polarbench_locked;
+REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean) FROM polarbench_loader_tester;
+DROP ROLE polarbench_loader_tester;

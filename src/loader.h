@@ -1,0 +1,163 @@
+/*-------------------------------------------------------------------------
+ *
+ * loader.h
+ *	  Declarations shared by the data loaders behind polarbench_init():
+ *	  the resolved options, the per-data-set interface, the bulk insertion
+ *	  helper, progress reporting and the parallel load.
+ *
+ * A data set is loaded as a list of jobs.  A job creates its tables (or
+ * fills tables an earlier job of the same transaction created), fills them
+ * with rows generated in C through table_multi_insert() and, when it owns
+ * whole tables, builds their indexes.  A serial load runs every job in the
+ * caller's transaction; a parallel load hands the jobs out to background
+ * workers, each running its jobs in one transaction of its own (see
+ * loader_worker.c for the protocol).  A finishing step, run by the caller,
+ * ties the jobs' tables together (primary keys, foreign keys, partitions).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PB_LOADER_H
+#define PB_LOADER_H
+
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/tableam.h"
+#include "nodes/pg_list.h"
+#include "port/atomics.h"
+#include "portability/instr_time.h"
+#include "utils/rel.h"
+
+#include "compat.h"
+
+/* Data sets polarbench_init() knows */
+typedef enum PbDatasetKind
+{
+	PB_DATASET_PGBENCH = 0,
+	PB_DATASET_SYSBENCH,
+	PB_DATASET_YCSB
+} PbDatasetKind;
+
+/* pgbench's --partition-method */
+typedef enum PbPartitionMethod
+{
+	PB_PART_RANGE = 0,
+	PB_PART_HASH
+} PbPartitionMethod;
+
+/*
+ * polarbench_init()'s arguments once checked, plus the schema the tables
+ * go to.  Plain data: it is copied as is into a parallel load's segment.
+ */
+typedef struct PbLoadOptions
+{
+	PbDatasetKind dataset;
+	int			scale;
+	int			tables;
+	int			table_size;
+	int64		records;
+	int			fields;
+	int			field_length;
+	int			parallel;
+	int			fillfactor;
+	bool		unlogged;
+	int			partitions;
+	PbPartitionMethod partition_method;
+	bool		foreign_keys;
+	bool		drop;
+	bool		progress;
+	Oid			nspid;			/* schema the tables are created in */
+	char		nspname[NAMEDATALEN];
+} PbLoadOptions;
+
+/*
+ * Progress of a load.  Serial loads count in "done"; the workers of a
+ * parallel load add to the shared counter, which the caller reads to
+ * write its notices.  Each backend that inserts also reports the table it
+ * fills in pg_stat_progress_copy.
+ */
+typedef struct PbProgress
+{
+	int64		total;			/* rows to insert over the whole load */
+	int64		done;			/* rows inserted, this backend */
+	int64		next_notice;	/* row count of the next notice */
+	int64		table_done;		/* rows inserted into the current table */
+	bool		notice;			/* send NOTICE lines (serial load) */
+	bool		reporting;		/* a COPY progress command is open */
+	instr_time	start;
+	pg_atomic_uint64 *shared;	/* parallel: counter summed over workers */
+} PbProgress;
+
+/* One data set: what it creates and how its load is cut into jobs */
+typedef struct PbDataset
+{
+	const char *name;
+	/* check the options that concern this data set, ereport if wrong */
+	void		(*check) (const PbLoadOptions *opts);
+	/* names of the tables it creates (partitions aside), drop order */
+	List	   *(*table_names) (const PbLoadOptions *opts);
+	/* names dropped if a parallel load fails after its workers committed */
+	List	   *(*cleanup_names) (const PbLoadOptions *opts);
+	/* number of jobs */
+	int			(*njobs) (const PbLoadOptions *opts, bool parallel);
+	/* rows the whole load inserts */
+	int64		(*total_rows) (const PbLoadOptions *opts);
+	/* run one job in the current transaction; returns rows inserted */
+	int64		(*run_job) (const PbLoadOptions *opts, int job, bool parallel,
+							PbProgress *progress);
+	/* after all jobs, in the caller's transaction */
+	void		(*finish) (const PbLoadOptions *opts, bool parallel);
+} PbDataset;
+
+/* Rows buffered before a table_multi_insert() call */
+#define PB_BULK_BATCH			1000
+
+/* pgbench -i prints a progress line every this many rows */
+#define PB_PROGRESS_ROWS		100000
+
+/* Buffered insertion into one table created by the current load */
+typedef struct PbBulkInsert
+{
+	Relation	rel;
+	TupleTableSlot *slots[PB_BULK_BATCH];
+	int			batch;			/* rows per table_multi_insert() */
+	int			nbuffered;
+	int			options;		/* TABLE_INSERT_* */
+	CommandId	cid;
+	BulkInsertState bistate;
+	MemoryContext batch_cxt;	/* values of the buffered rows */
+	int64		rows;
+	PbProgress *progress;
+} PbBulkInsert;
+
+/* loader.c */
+extern const PbDataset *pb_loader_dataset(PbDatasetKind kind);
+
+/* loader_bulk.c */
+extern PbBulkInsert *pb_bulk_begin(Oid relid, PbProgress *progress,
+								   int batch);
+extern TupleTableSlot *pb_bulk_next_slot(PbBulkInsert *bulk);
+extern void pb_bulk_store(PbBulkInsert *bulk);
+extern int64 pb_bulk_end(PbBulkInsert *bulk);
+extern void pb_progress_init(PbProgress *progress, int64 total, bool notice,
+							 pg_atomic_uint64 *shared);
+extern void pb_progress_table_begin(PbProgress *progress, Oid relid);
+extern void pb_progress_table_end(PbProgress *progress);
+extern void pb_progress_notice(PbProgress *progress, int64 done, bool last);
+extern void pb_loader_sql(const char *fmt,...) pg_attribute_printf(1, 2);
+extern Oid	pb_loader_relid(const PbLoadOptions *opts, const char *name);
+extern char *pb_loader_qualify(const PbLoadOptions *opts, const char *name);
+extern char *pb_loader_bpchar_fill(int len, char c);
+extern const char *pb_loader_with(const PbLoadOptions *opts, bool always);
+
+/* loader_pgbench.c, loader_sysbench.c, loader_ycsb.c */
+extern const PbDataset pb_dataset_pgbench;
+extern const PbDataset pb_dataset_sysbench;
+extern const PbDataset pb_dataset_ycsb;
+extern int64 pb_ycsb_hash(int64 keynum);
+
+/* loader_worker.c */
+extern int64 pb_loader_run_parallel(const PbLoadOptions *opts);
+extern PGDLLEXPORT void pb_loader_worker_main(Datum main_arg);
+
+#endif							/* PB_LOADER_H */

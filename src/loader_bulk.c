@@ -1,0 +1,313 @@
+/*-------------------------------------------------------------------------
+ *
+ * loader_bulk.c
+ *	  Bulk insertion of generated rows, progress reporting and the small
+ *	  SQL helpers the data loaders share.
+ *
+ * Rows are buffered PB_BULK_BATCH at a time in slots and written with
+ * table_multi_insert() through a BulkInsertState, as COPY FROM does.  The
+ * values of the buffered rows live in a memory context reset after every
+ * batch, so memory stays flat whatever the number of rows.  Tables are
+ * filled right after the same (sub)transaction created them, so rows are
+ * written frozen and their pages all-visible (the condition COPY FREEZE
+ * checks), which spares the VACUUM that pgbench -i runs afterwards.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "commands/progress.h"
+#include "executor/spi.h"
+#include "executor/tuptable.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "utils/backend_progress.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "loader.h"
+
+static void pb_bulk_flush(PbBulkInsert *bulk);
+static void pb_progress_add(PbProgress *progress, int64 rows);
+
+/*
+ * Open relation relid, which the current load created, for insertion of
+ * batch rows at a time (at most PB_BULK_BATCH).  Rows are counted in
+ * progress when it is not NULL.
+ */
+PbBulkInsert *
+pb_bulk_begin(Oid relid, PbProgress *progress, int batch)
+{
+	PbBulkInsert *bulk = palloc0(sizeof(PbBulkInsert));
+	SubTransactionId subid = GetCurrentSubTransactionId();
+	int			i;
+
+	bulk->rel = table_open(relid, RowExclusiveLock);
+	if (bulk->rel->rd_rel->relkind != RELKIND_RELATION)
+		elog(ERROR, "relation \"%s\" is not a table",
+			 RelationGetRelationName(bulk->rel));
+
+	/*
+	 * Frozen rows are only safe when nobody but this (sub)transaction can
+	 * have seen the table: if the transaction or the subtransaction aborts,
+	 * the rows go with the table.  That is COPY FREEZE's test.
+	 */
+	bulk->options = TABLE_INSERT_SKIP_FSM;
+	if (bulk->rel->rd_createSubid == subid ||
+		bulk->rel->rd_firstRelfilenodeSubid == subid)
+		bulk->options |= TABLE_INSERT_FROZEN;
+
+	bulk->cid = GetCurrentCommandId(true);
+	bulk->bistate = GetBulkInsertState();
+	bulk->batch_cxt = AllocSetContextCreate(CurrentMemoryContext,
+											"polarbench load batch",
+											ALLOCSET_DEFAULT_SIZES);
+	bulk->batch = Max(1, Min(batch, PB_BULK_BATCH));
+	for (i = 0; i < bulk->batch; i++)
+		bulk->slots[i] = table_slot_create(bulk->rel, NULL);
+	bulk->progress = progress;
+	return bulk;
+}
+
+/*
+ * Return the slot for the next row, empty.  The caller fills tts_values
+ * and tts_isnull, allocating in bulk->batch_cxt, then calls
+ * pb_bulk_store().
+ */
+TupleTableSlot *
+pb_bulk_next_slot(PbBulkInsert *bulk)
+{
+	TupleTableSlot *slot = bulk->slots[bulk->nbuffered];
+
+	ExecClearTuple(slot);
+	return slot;
+}
+
+/*
+ * Add the row filled in the slot pb_bulk_next_slot() returned to the
+ * batch, writing the batch when it is full.
+ */
+void
+pb_bulk_store(PbBulkInsert *bulk)
+{
+	ExecStoreVirtualTuple(bulk->slots[bulk->nbuffered]);
+	if (++bulk->nbuffered >= bulk->batch)
+		pb_bulk_flush(bulk);
+}
+
+/*
+ * Write the buffered rows, then forget their values.
+ */
+static void
+pb_bulk_flush(PbBulkInsert *bulk)
+{
+	int			n = bulk->nbuffered;
+
+	if (n == 0)
+		return;
+	CHECK_FOR_INTERRUPTS();
+	table_multi_insert(bulk->rel, bulk->slots, n, bulk->cid, bulk->options,
+					   bulk->bistate);
+	bulk->nbuffered = 0;
+	bulk->rows += n;
+	MemoryContextReset(bulk->batch_cxt);
+	if (bulk->progress)
+		pb_progress_add(bulk->progress, n);
+}
+
+/*
+ * Write what is left, release everything and return the number of rows
+ * inserted.  The relation stays locked until the end of the transaction.
+ */
+int64
+pb_bulk_end(PbBulkInsert *bulk)
+{
+	int64		rows;
+	int			i;
+
+	pb_bulk_flush(bulk);
+	FreeBulkInsertState(bulk->bistate);
+	table_finish_bulk_insert(bulk->rel, bulk->options);
+	for (i = 0; i < bulk->batch; i++)
+		ExecDropSingleTupleTableSlot(bulk->slots[i]);
+	table_close(bulk->rel, NoLock);
+	MemoryContextDelete(bulk->batch_cxt);
+	rows = bulk->rows;
+	pfree(bulk);
+	return rows;
+}
+
+/*
+ * Show in pg_stat_progress_copy that this backend fills table relid; the
+ * rows counted from now on are that table's.
+ */
+void
+pb_progress_table_begin(PbProgress *progress, Oid relid)
+{
+	const int	index[] = {PROGRESS_COPY_COMMAND, PROGRESS_COPY_TYPE};
+	const int64 val[] = {PROGRESS_COPY_COMMAND_FROM,
+	PROGRESS_COPY_TYPE_CALLBACK};
+
+	pgstat_progress_start_command(PROGRESS_COMMAND_COPY, relid);
+	pgstat_progress_update_multi_param(2, index, val);
+	progress->table_done = 0;
+	progress->reporting = true;
+}
+
+/*
+ * End what pb_progress_table_begin() started.
+ */
+void
+pb_progress_table_end(PbProgress *progress)
+{
+	if (progress->reporting)
+		pgstat_progress_end_command();
+	progress->reporting = false;
+}
+
+/*
+ * Start counting a load of total rows.  notice asks for pgbench -i's
+ * progress lines; shared, for a worker of a parallel load, is the counter
+ * summed over workers.
+ */
+void
+pb_progress_init(PbProgress *progress, int64 total, bool notice,
+				 pg_atomic_uint64 *shared)
+{
+	memset(progress, 0, sizeof(PbProgress));
+	progress->total = total;
+	progress->notice = notice;
+	progress->shared = shared;
+	progress->next_notice = Min(PB_PROGRESS_ROWS, total);
+	INSTR_TIME_SET_CURRENT(progress->start);
+}
+
+/*
+ * Count rows just inserted: in pg_stat_progress_copy, in the shared
+ * counter of a parallel load and in NOTICE lines.
+ */
+static void
+pb_progress_add(PbProgress *progress, int64 rows)
+{
+	progress->done += rows;
+	progress->table_done += rows;
+	if (progress->reporting)
+		pgstat_progress_update_param(PROGRESS_COPY_TUPLES_PROCESSED,
+									 progress->table_done);
+	if (progress->shared)
+		pg_atomic_fetch_add_u64(progress->shared, rows);
+	if (progress->notice && progress->done >= progress->next_notice)
+	{
+		pb_progress_notice(progress, progress->done,
+						   progress->done >= progress->total);
+		while (progress->next_notice <= progress->done)
+			progress->next_notice += PB_PROGRESS_ROWS;
+		progress->next_notice = Min(progress->next_notice, progress->total);
+		if (progress->done >= progress->total)
+			progress->notice = false;
+	}
+}
+
+/*
+ * Send pgbench -i's progress line for done rows out of progress->total.
+ */
+void
+pb_progress_notice(PbProgress *progress, int64 done, bool last)
+{
+	instr_time	now;
+	double		elapsed;
+	double		remaining;
+
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, progress->start);
+	elapsed = INSTR_TIME_GET_DOUBLE(now);
+	remaining = done > 0 ? (progress->total - done) * elapsed / done : 0;
+	if (last)
+		remaining = 0;
+	ereport(NOTICE,
+			(errmsg(INT64_FORMAT " of " INT64_FORMAT " tuples (%d%%) done (elapsed %.2f s, remaining %.2f s)",
+					done, progress->total,
+					progress->total > 0 ? (int) (done * 100 / progress->total) : 100,
+					elapsed, remaining)));
+}
+
+/*
+ * Run one SQL command through SPI (connected by the caller), as the
+ * current user.  The command is built like printf.
+ */
+void
+pb_loader_sql(const char *fmt,...)
+{
+	StringInfoData buf;
+	int			ret;
+
+	initStringInfo(&buf);
+	for (;;)
+	{
+		va_list		args;
+		int			needed;
+
+		va_start(args, fmt);
+		needed = appendStringInfoVA(&buf, fmt, args);
+		va_end(args);
+		if (needed == 0)
+			break;
+		enlargeStringInfo(&buf, needed);
+	}
+	ret = SPI_execute(buf.data, false, 0);
+	if (ret < 0)
+		elog(ERROR, "SPI_execute failed with code %d: %s", ret, buf.data);
+	pfree(buf.data);
+}
+
+/*
+ * OID of table name in the load's schema, which must exist.
+ */
+Oid
+pb_loader_relid(const PbLoadOptions *opts, const char *name)
+{
+	Oid			relid = get_relname_relid(name, opts->nspid);
+
+	if (!OidIsValid(relid))
+		elog(ERROR, "table \"%s\" was not created", name);
+	return relid;
+}
+
+/*
+ * Schema-qualified, quoted name of table name, for SQL commands.
+ */
+char *
+pb_loader_qualify(const PbLoadOptions *opts, const char *name)
+{
+	return quote_qualified_identifier(opts->nspname, name);
+}
+
+/*
+ * A bpchar datum of len times character c.  Used for constant fillers.
+ */
+char *
+pb_loader_bpchar_fill(int len, char c)
+{
+	char	   *result = palloc(VARHDRSZ + len);
+
+	SET_VARSIZE(result, VARHDRSZ + len);
+	memset(VARDATA(result), c, len);
+	return result;
+}
+
+/*
+ * The fillfactor clause for CREATE TABLE: always when asked (pgbench
+ * writes it whatever its value), otherwise only for a non-default value.
+ */
+const char *
+pb_loader_with(const PbLoadOptions *opts, bool always)
+{
+	if (!always && opts->fillfactor == 100)
+		return "";
+	return psprintf(" with (fillfactor=%d)", opts->fillfactor);
+}

@@ -1,0 +1,545 @@
+/*-------------------------------------------------------------------------
+ *
+ * loader_worker.c
+ *	  Parallel loads: polarbench_init(..., parallel => P) spread over
+ *	  dynamic background workers.
+ *
+ * Tables created in the caller's transaction are invisible to other
+ * backends until it commits, and only the transaction that created a
+ * table may fill it with frozen rows.  So in a parallel load every worker
+ * creates, fills and indexes whole tables (the data set's jobs: one
+ * sysbench table, one pgbench_accounts partition...) in one transaction
+ * of its own, and the commits are coordinated by the caller (the leader):
+ *
+ *	1. Worker 0 drops the tables being replaced and commits (as pgbench -i,
+ *	   which drops before it creates).  The others wait for it.
+ *	2. Every worker takes jobs from a shared counter until none is left and
+ *	   reports READY, its transaction still open: nothing of the new tables
+ *	   is visible yet.
+ *	3. When all are READY the leader, interrupts held, tells them to commit
+ *	   and waits for them to have done so.
+ *	4. The leader runs the data set's finishing step in its own transaction
+ *	   (attach partitions, foreign keys), then says DONE; workers exit.
+ *
+ * Cancel or error in the leader before step 3 terminates the workers
+ * (TerminateBackgroundWorker, then WaitForBackgroundWorkerShutdown): their
+ * transactions abort, so no half-loaded table is ever visible.  After step
+ * 3, the workers have committed; until DONE they stay connected, and on
+ * cancel or error in the leader (or if the leader vanishes) worker 0 drops
+ * every table of the data set in a new transaction.  The leader cleans up
+ * from PG_ENSURE_ERROR_CLEANUP, which also covers its exit.  A worker that
+ * fails records its error in the shared segment; the leader reports it.
+ *
+ * Because each worker commits on its own, a parallel load cannot run
+ * inside a transaction block.  What the leader does in step 4 belongs to
+ * the caller's transaction: if the statement fails after polarbench_init
+ * returned, the tables stay without it (known limit).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <signal.h>
+
+#include "access/xact.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/dsm.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "storage/procarray.h"
+#include "tcop/tcopprot.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+#include "utils/snapmgr.h"
+#include "utils/wait_event.h"
+
+#include "loader.h"
+
+/* What the leader says, in PbLoadShared.verdict */
+typedef enum PbLoadVerdict
+{
+	PB_VERDICT_NONE = 0,		/* keep loading */
+	PB_VERDICT_COMMIT,			/* all ready: commit */
+	PB_VERDICT_DONE,			/* finished: exit */
+	PB_VERDICT_ABORT			/* give up (and drop what was committed) */
+} PbLoadVerdict;
+
+/* A worker's state, in PbLoadWorkerSlot.status */
+typedef enum PbLoadStatus
+{
+	PB_LOADER_STARTING = 0,
+	PB_LOADER_READY,			/* jobs done, transaction open */
+	PB_LOADER_COMMITTED,
+	PB_LOADER_FAILED			/* error recorded in the slot */
+} PbLoadStatus;
+
+typedef struct PbLoadWorkerSlot
+{
+	pg_atomic_uint32 status;	/* PbLoadStatus */
+	int			pgprocno;
+	int64		rows;
+	int			sqlerrcode;
+	char		message[1024];
+	char		detail[1024];
+} PbLoadWorkerSlot;
+
+/* The segment a parallel load shares */
+typedef struct PbLoadShared
+{
+	PbLoadOptions opts;
+	Oid			database;
+	Oid			role;
+	int			leader_pid;
+	int			leader_pgprocno;
+	int			nworkers;
+	int			njobs;
+	pg_atomic_uint32 dropped;	/* step 1 committed */
+	pg_atomic_uint32 next_job;
+	pg_atomic_uint32 verdict;	/* PbLoadVerdict */
+	pg_atomic_uint64 rows_done;
+	PbLoadWorkerSlot workers[FLEXIBLE_ARRAY_MEMBER];
+} PbLoadShared;
+
+/* The leader's view of its workers */
+typedef struct PbLoadLeader
+{
+	dsm_segment *seg;
+	PbLoadShared *shared;
+	int			nregistered;
+	BackgroundWorkerHandle *handles[FLEXIBLE_ARRAY_MEMBER];
+} PbLoadLeader;
+
+static void pb_loader_leader_cleanup(int code, Datum arg);
+static void pb_loader_wait_all(PbLoadLeader *leader, PbLoadStatus status,
+							   PbProgress *progress);
+static void pb_loader_wake_workers(PbLoadShared *shared);
+static void pb_loader_worker_run(PbLoadShared *shared, int index);
+static PbLoadVerdict pb_loader_worker_wait(PbLoadShared *shared,
+										   bool for_drop);
+static void pb_loader_worker_drop(PbLoadShared *shared, bool cleanup);
+
+/*
+ * Run the load described by opts in background workers; the caller is
+ * connected to SPI.  Returns the number of rows inserted.
+ */
+int64
+pb_loader_run_parallel(const PbLoadOptions *opts)
+{
+	const PbDataset *ds = pb_loader_dataset(opts->dataset);
+	int			njobs = ds->njobs(opts, true);
+	int			nworkers = Min(opts->parallel, njobs);
+	PbLoadLeader *leader;
+	PbLoadShared *shared;
+	PbProgress	progress;
+	Size		size;
+	int64		rows = 0;
+	int			i;
+
+	size = offsetof(PbLoadShared, workers) +
+		sizeof(PbLoadWorkerSlot) * nworkers;
+	leader = palloc0(offsetof(PbLoadLeader, handles) +
+					 sizeof(BackgroundWorkerHandle *) * nworkers);
+	leader->seg = dsm_create(size, 0);
+	shared = dsm_segment_address(leader->seg);
+	memset(shared, 0, size);
+	leader->shared = shared;
+	shared->opts = *opts;
+	shared->database = MyDatabaseId;
+	shared->role = GetUserId();
+	shared->leader_pid = MyProcPid;
+	shared->leader_pgprocno = MyProc->pgprocno;
+	shared->nworkers = nworkers;
+	shared->njobs = njobs;
+	pg_atomic_init_u32(&shared->dropped, 0);
+	pg_atomic_init_u32(&shared->next_job, 0);
+	pg_atomic_init_u32(&shared->verdict, PB_VERDICT_NONE);
+	pg_atomic_init_u64(&shared->rows_done, 0);
+	for (i = 0; i < nworkers; i++)
+	{
+		pg_atomic_init_u32(&shared->workers[i].status, PB_LOADER_STARTING);
+		shared->workers[i].pgprocno = -1;
+	}
+
+	pb_progress_init(&progress, ds->total_rows(opts), opts->progress, NULL);
+
+	PG_ENSURE_ERROR_CLEANUP(pb_loader_leader_cleanup,
+							PointerGetDatum(leader));
+	{
+		for (i = 0; i < nworkers; i++)
+		{
+			BackgroundWorker worker;
+
+			memset(&worker, 0, sizeof(worker));
+			worker.bgw_flags = BGWORKER_SHMEM_ACCESS |
+				BGWORKER_BACKEND_DATABASE_CONNECTION;
+			worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+			worker.bgw_restart_time = BGW_NEVER_RESTART;
+			strlcpy(worker.bgw_library_name, "polarbench", BGW_MAXLEN);
+			strlcpy(worker.bgw_function_name, "pb_loader_worker_main",
+					BGW_MAXLEN);
+			snprintf(worker.bgw_name, BGW_MAXLEN,
+					 "polarbench loader %d for PID %d", i, MyProcPid);
+			strlcpy(worker.bgw_type, "polarbench loader", BGW_MAXLEN);
+			worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(leader->seg));
+			memcpy(worker.bgw_extra, &i, sizeof(int));
+			worker.bgw_notify_pid = MyProcPid;
+
+			if (!RegisterDynamicBackgroundWorker(&worker,
+												 &leader->handles[i]))
+				ereport(ERROR,
+						(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+						 errmsg("could not start %d loader workers: out of background worker slots",
+								nworkers),
+						 errhint("Lower parallel, or raise max_worker_processes (now %d).",
+								 max_worker_processes)));
+			leader->nregistered++;
+		}
+
+		/* steps 1 and 2 */
+		pb_loader_wait_all(leader, PB_LOADER_READY, &progress);
+
+		/* step 3: a cancel now would leave some workers committed */
+		HOLD_INTERRUPTS();
+		pg_atomic_write_u32(&shared->verdict, PB_VERDICT_COMMIT);
+		pb_loader_wake_workers(shared);
+		pb_loader_wait_all(leader, PB_LOADER_COMMITTED, NULL);
+		RESUME_INTERRUPTS();
+		if (opts->progress)
+			pb_progress_notice(&progress, progress.total, true);
+
+		/* step 4 */
+		ds->finish(opts, true);
+
+		for (i = 0; i < nworkers; i++)
+			rows += shared->workers[i].rows;
+
+		pg_atomic_write_u32(&shared->verdict, PB_VERDICT_DONE);
+		pb_loader_wake_workers(shared);
+		HOLD_INTERRUPTS();
+		for (i = 0; i < nworkers; i++)
+			WaitForBackgroundWorkerShutdown(leader->handles[i]);
+		RESUME_INTERRUPTS();
+	}
+	PG_END_ENSURE_ERROR_CLEANUP(pb_loader_leader_cleanup,
+								PointerGetDatum(leader));
+
+	dsm_detach(leader->seg);
+	return rows;
+}
+
+/*
+ * Wait until every worker reaches status, sending progress notices
+ * meanwhile when progress is given.  A worker that fails or exits early
+ * makes the whole load fail with its error.
+ */
+static void
+pb_loader_wait_all(PbLoadLeader *leader, PbLoadStatus status,
+				   PbProgress *progress)
+{
+	PbLoadShared *shared = leader->shared;
+
+	for (;;)
+	{
+		int			nreached = 0;
+		int			i;
+
+		for (i = 0; i < shared->nworkers; i++)
+		{
+			PbLoadWorkerSlot *slot = &shared->workers[i];
+			uint32		st = pg_atomic_read_u32(&slot->status);
+			pid_t		pid;
+
+			if (st == PB_LOADER_FAILED)
+			{
+				pg_read_barrier();
+				ereport(ERROR,
+						(errcode(slot->sqlerrcode),
+						 errmsg("%s", slot->message),
+						 slot->detail[0] ? errdetail("%s", slot->detail) : 0,
+						 errcontext("polarbench loader worker %d", i)));
+			}
+			if (st >= status)
+			{
+				nreached++;
+				continue;
+			}
+			if (GetBackgroundWorkerPid(leader->handles[i], &pid) ==
+				BGWH_STOPPED)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("polarbench loader worker %d exited before finishing its load",
+								i)));
+		}
+		if (nreached == shared->nworkers)
+			return;
+
+		if (progress && progress->notice)
+		{
+			int64		done = pg_atomic_read_u64(&shared->rows_done);
+
+			if (done >= progress->next_notice && done < progress->total)
+			{
+				pb_progress_notice(progress, done, false);
+				while (progress->next_notice <= done)
+					progress->next_notice += PB_PROGRESS_ROWS;
+			}
+		}
+
+		(void) WaitLatch(MyLatch,
+						 WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * Set the latches of the workers that have started.
+ */
+static void
+pb_loader_wake_workers(PbLoadShared *shared)
+{
+	int			i;
+
+	for (i = 0; i < shared->nworkers; i++)
+	{
+		int			procno = shared->workers[i].pgprocno;
+
+		if (procno >= 0)
+			SetLatch(&GetPGProcByNumber(procno)->procLatch);
+	}
+}
+
+/*
+ * Error cleanup of the leader: before the workers commit, terminate them
+ * (their transactions abort); after, tell them to drop what they
+ * committed.  Either way, wait until the workers that do not drop anything
+ * have exited.
+ */
+static void
+pb_loader_leader_cleanup(int code, Datum arg)
+{
+	PbLoadLeader *leader = (PbLoadLeader *) DatumGetPointer(arg);
+	PbLoadShared *shared = leader->shared;
+	uint32		verdict = pg_atomic_read_u32(&shared->verdict);
+	int			i;
+
+	if (verdict == PB_VERDICT_DONE)
+		return;
+	pg_atomic_write_u32(&shared->verdict, PB_VERDICT_ABORT);
+
+	HOLD_INTERRUPTS();
+	if (verdict == PB_VERDICT_NONE)
+	{
+		for (i = 0; i < leader->nregistered; i++)
+			TerminateBackgroundWorker(leader->handles[i]);
+		for (i = 0; i < leader->nregistered; i++)
+			WaitForBackgroundWorkerShutdown(leader->handles[i]);
+	}
+	else
+	{
+		/*
+		 * Worker 0 drops the tables, which waits for this transaction's
+		 * locks to go: don't wait for it.
+		 */
+		pb_loader_wake_workers(shared);
+		for (i = 1; i < leader->nregistered; i++)
+			WaitForBackgroundWorkerShutdown(leader->handles[i]);
+	}
+	RESUME_INTERRUPTS();
+}
+
+/*
+ * Entry point of a loader worker.  main_arg is the segment's handle,
+ * bgw_extra the worker's number.
+ */
+void
+pb_loader_worker_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	PbLoadShared *shared;
+	PbLoadWorkerSlot *slot;
+	int			index;
+
+	memcpy(&index, MyBgworkerEntry->bgw_extra, sizeof(int));
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	CurrentResourceOwner = ResourceOwnerCreate(NULL, "polarbench loader");
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not map the shared memory segment of a polarbench load")));
+	shared = dsm_segment_address(seg);
+	if (index < 0 || index >= shared->nworkers)
+		elog(ERROR, "bad polarbench loader worker number %d", index);
+	slot = &shared->workers[index];
+	slot->pgprocno = MyProc->pgprocno;
+	pg_write_barrier();
+
+	BackgroundWorkerInitializeConnectionByOid(shared->database, shared->role,
+											  0);
+
+	PG_TRY();
+	{
+		pb_loader_worker_run(shared, index);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(TopMemoryContext);
+		edata = CopyErrorData();
+		slot->sqlerrcode = edata->sqlerrcode;
+		strlcpy(slot->message, edata->message ? edata->message : "unknown error",
+				sizeof(slot->message));
+		strlcpy(slot->detail, edata->detail ? edata->detail : "",
+				sizeof(slot->detail));
+		pg_write_barrier();
+		pg_atomic_write_u32(&slot->status, PB_LOADER_FAILED);
+		SetLatch(&GetPGProcByNumber(shared->leader_pgprocno)->procLatch);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	dsm_detach(seg);
+	proc_exit(0);
+}
+
+/*
+ * The worker's part of the protocol in the file header.
+ */
+static void
+pb_loader_worker_run(PbLoadShared *shared, int index)
+{
+	const PbLoadOptions *opts = &shared->opts;
+	const PbDataset *ds = pb_loader_dataset(opts->dataset);
+	PbLoadWorkerSlot *slot = &shared->workers[index];
+	Latch	   *leader_latch = &GetPGProcByNumber(shared->leader_pgprocno)->procLatch;
+	PbProgress	progress;
+	uint32		job;
+
+	/* step 1 */
+	if (index == 0)
+	{
+		pb_loader_worker_drop(shared, false);
+		pg_atomic_write_u32(&shared->dropped, 1);
+		pb_loader_wake_workers(shared);
+	}
+	else if (pb_loader_worker_wait(shared, true) == PB_VERDICT_ABORT)
+		proc_exit(0);
+
+	/* step 2 */
+	pb_progress_init(&progress, ds->total_rows(opts), false,
+					 &shared->rows_done);
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	PushActiveSnapshot(GetTransactionSnapshot());
+	pgstat_report_activity(STATE_RUNNING, "polarbench_init: loading");
+	while ((job = pg_atomic_fetch_add_u32(&shared->next_job, 1)) <
+		   (uint32) shared->njobs)
+		slot->rows += ds->run_job(opts, (int) job, true, &progress);
+	SPI_finish();
+	PopActiveSnapshot();
+	pgstat_report_activity(STATE_IDLEINTRANSACTION,
+						   "polarbench_init: waiting to commit");
+	pg_atomic_write_u32(&slot->status, PB_LOADER_READY);
+	SetLatch(leader_latch);
+
+	/* step 3 */
+	if (pb_loader_worker_wait(shared, false) != PB_VERDICT_COMMIT)
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("polarbench load canceled")));
+	CommitTransactionCommand();
+	pgstat_report_activity(STATE_IDLE, NULL);
+	pg_atomic_write_u32(&slot->status, PB_LOADER_COMMITTED);
+	SetLatch(leader_latch);
+
+	/* step 4 */
+	while (pg_atomic_read_u32(&shared->verdict) == PB_VERDICT_COMMIT)
+		if (pb_loader_worker_wait(shared, false) != PB_VERDICT_COMMIT)
+			break;
+	if (pg_atomic_read_u32(&shared->verdict) != PB_VERDICT_DONE &&
+		index == 0)
+		pb_loader_worker_drop(shared, true);
+}
+
+/*
+ * Wait for the leader: with for_drop, until step 1 is done; otherwise
+ * until the verdict changes from what it was when called.  A leader gone
+ * counts as ABORT.  Returns the verdict.
+ */
+static PbLoadVerdict
+pb_loader_worker_wait(PbLoadShared *shared, bool for_drop)
+{
+	uint32		start = pg_atomic_read_u32(&shared->verdict);
+
+	for (;;)
+	{
+		uint32		verdict = pg_atomic_read_u32(&shared->verdict);
+
+		if (verdict == PB_VERDICT_ABORT)
+			return PB_VERDICT_ABORT;
+		if (for_drop ? pg_atomic_read_u32(&shared->dropped) != 0 :
+			verdict != start)
+			return (PbLoadVerdict) verdict;
+		if (BackendPidGetProc(shared->leader_pid) == NULL)
+		{
+			pg_atomic_write_u32(&shared->verdict, PB_VERDICT_ABORT);
+			return PB_VERDICT_ABORT;
+		}
+		(void) WaitLatch(MyLatch,
+						 WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * Drop the data set's tables in a transaction of its own: before the load
+ * the tables it replaces, after a failed one (cleanup) everything the
+ * workers may have committed.
+ */
+static void
+pb_loader_worker_drop(PbLoadShared *shared, bool cleanup)
+{
+	const PbLoadOptions *opts = &shared->opts;
+	const PbDataset *ds = pb_loader_dataset(opts->dataset);
+	List	   *names = cleanup ? ds->cleanup_names(opts) :
+		ds->table_names(opts);
+	StringInfoData sql;
+	ListCell   *lc;
+
+	initStringInfo(&sql);
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	foreach(lc, names)
+	{
+		if (OidIsValid(get_relname_relid(lfirst(lc), opts->nspid)))
+			appendStringInfo(&sql, "%s%s", sql.len > 0 ? ", " : "",
+							 pb_loader_qualify(opts, lfirst(lc)));
+	}
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	PushActiveSnapshot(GetTransactionSnapshot());
+	pgstat_report_activity(STATE_RUNNING, cleanup ?
+						   "polarbench_init: dropping a failed load" :
+						   "polarbench_init: dropping old tables");
+	if (sql.len > 0)
+		pb_loader_sql("drop table if exists %s", sql.data);
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_activity(STATE_IDLE, NULL);
+}
