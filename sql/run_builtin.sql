@@ -13,7 +13,7 @@ SELECT workload, clients, transactions, statements, failed,
          AND latency_p99 <= latency_max AS percentiles_ordered
   FROM polarbench_run('select-only', clients => 2, transactions => 50);
 
--- simple-update: UPDATE, SELECT, INSERT in autocommit
+-- simple-update: UPDATE, SELECT, INSERT between BEGIN and END
 SELECT workload, clients, transactions, statements, failed
   FROM polarbench_run('simple-update', clients => 2, transactions => 40);
 SELECT count(*) AS history_rows FROM pgbench_history;

@@ -34,6 +34,8 @@ SELECT * FROM polarbench_run('select-only', transactions => 1);
 ROLLBACK;
 
 -- a missing table: the run fails with the server's error and is recorded
+-- (terse: a failed run's DETAIL names its run id and client)
+\set VERBOSITY terse
 SELECT * FROM polarbench_run(script => 'SELECT * FROM no_such_table;',
                              transactions => 1);
 SELECT status, error_sqlstate, error_message, transactions
@@ -44,6 +46,8 @@ SELECT * FROM polarbench_run(script => 'SELECT 1 / (aid - aid) FROM pgbench_acco
                              clients => 2, transactions => 5);
 SELECT status, error_sqlstate, error_message
   FROM polarbench_runs ORDER BY run_id DESC LIMIT 1;
+
+\set VERBOSITY default
 
 -- missing pgbench tables for a built-in workload
 DROP TABLE pgbench_branches;

@@ -16,6 +16,8 @@ SELECT count(*) >= 0 AS can_read FROM polarbench_runs;
 RESET ROLE;
 
 -- the clients run as the role: without SELECT on the table the run fails
+-- (terse: a failed run's DETAIL names its run id)
+\set VERBOSITY terse
 SET ROLE regress_pb_runner;
 SELECT * FROM polarbench_run(script => 'SELECT abalance FROM pgbench_accounts WHERE aid = 1;',
                              transactions => 1);
@@ -39,6 +41,7 @@ SELECT * FROM polarbench_run(script => 'UPDATE pgbench_accounts SET abalance = 1
                              transactions => 1);
 RESET ROLE;
 
+\set VERBOSITY default
 -- a role that may not log in cannot start clients
 SET ROLE regress_pb_nologin;
 SELECT * FROM polarbench_run('select-only', transactions => 1);

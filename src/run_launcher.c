@@ -394,7 +394,6 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 		pg_atomic_write_u32(&run->state, PB_STATE_RUNNING);
 		ConditionVariableBroadcast(&run->start_cv);
 		pb_wake_recorder(run);
-		pgstat_report_activity(STATE_RUNNING, "polarbench: running");
 	}
 
 	/* relay progress until the recorder has written the end of the run */

@@ -20,7 +20,6 @@ CREATE TABLE polarbench_run_data (
 	vars				jsonb,
 	random_seed			bigint NOT NULL,
 	run_by				oid NOT NULL,
-	database			oid NOT NULL,
 	status				text NOT NULL
 		CHECK (status IN ('running', 'finished', 'failed', 'canceled')),
 	started_at			timestamptz NOT NULL,
@@ -78,16 +77,14 @@ REVOKE ALL ON polarbench_run_data, polarbench_progress_data,
 CREATE VIEW polarbench_runs AS
 	SELECT r.run_id, r.workload, r.clients, r.duration, r.transactions_limit,
 		   r.progress_interval, r.vars, r.random_seed,
-		   pg_catalog.coalesce(a.rolname, r.run_by::text) AS run_by,
+		   COALESCE(a.rolname::text, r.run_by::text) AS run_by,
 		   r.status, r.started_at, r.ended_at, r.seconds, r.transactions,
 		   r.tps, r.statements, r.qps, r.failed, r.latency_avg,
 		   r.latency_stddev, r.latency_p50, r.latency_p95, r.latency_p99,
 		   r.latency_max, r.error_sqlstate, r.error_message, r.scripts,
 		   r.weights
 	  FROM polarbench_run_data r
-	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
-	 WHERE r.database = (SELECT oid FROM pg_catalog.pg_database
-						  WHERE datname = pg_catalog.current_database());
+	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by;
 
 CREATE VIEW polarbench_progress AS
 	SELECT run_id, elapsed, transactions, tps, qps, latency_avg,

@@ -62,6 +62,7 @@ $node->poll_query_until('postgres', q{
 	 WHERE run_id = (SELECT max(run_id) FROM polarbench_runs)})
   or die "no progress rows";
 ok(1, 'progress rows are committed while the run goes on');
+pump_until($bg->{run}, $bg->{timeout}, \$bg->{stderr}, qr/progress: .* failed/);
 like($bg->{stderr}, qr/NOTICE:  progress: \d+\.\d s, \d+\.\d tps, lat \d+\.\d{3} ms stddev \d+\.\d{3}, \d+ failed/,
 	'progress notices in pgbench format');
 
