@@ -168,8 +168,10 @@ pb_config_build_scripts(const PbRunConfig *config, bool error_on_failure)
 			pb_scriptset_free(set);
 			ereport(ERROR,
 					(errcode(ERRCODE_SYNTAX_ERROR),
+					 err.line > 0 ?
 					 errmsg("%s, line %d: %s", config->script_names[i],
-							err.line, err.message),
+							err.line, err.message) :
+					 errmsg("%s: %s", config->script_names[i], err.message),
 					 err.detail[0] ? errdetail("%s", err.detail) : 0));
 		}
 	}
