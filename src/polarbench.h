@@ -189,6 +189,7 @@ typedef struct PbRunParams
 	int			ncommands;		/* over all scripts */
 	Oid			owner;			/* extension owner */
 	const char *schema;			/* extension schema */
+	bool		release_xmin;	/* the caller's snapshot is not needed */
 } PbRunParams;
 
 /* What a finished run gives back */

@@ -24,6 +24,7 @@
 #include "catalog/pg_extension.h"
 #include "commands/dbcommands.h"
 #include "commands/extension.h"
+#include "executor/execdesc.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -33,6 +34,8 @@
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/jsonb.h"
+#include "tcop/pquery.h"
+#include "utils/portal.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
@@ -412,6 +415,45 @@ pb_check_caller(void)
 }
 
 /*
+ * pb_can_release_snapshot
+ *		Whether the caller's snapshot may stop holding back the xmin horizon
+ *		while the run goes on.  A benchmark of updates depends on it: as long
+ *		as one session's xmin is older than the run, no dead row version made
+ *		during the run can be pruned, HOT chains grow without bound and the
+ *		throughput measured falls with the length of the run, which a
+ *		client-side benchmark never sees.
+ *
+ *		It is safe when nothing will read with that snapshot again: the call
+ *		comes straight from the top-level statement, that statement reads no
+ *		table, it runs in an implicit transaction (no cursor of an earlier
+ *		statement may still need the snapshot), at READ COMMITTED.
+ */
+static bool
+pb_can_release_snapshot(FunctionCallInfo fcinfo)
+{
+	QueryDesc  *query;
+	ListCell   *lc;
+
+	if (IsTransactionBlock() || IsolationUsesXactSnapshot())
+		return false;
+	if (ActivePortal == NULL || ActivePortal->queryDesc == NULL ||
+		ActivePortal->queryDesc->estate == NULL || fcinfo->flinfo == NULL)
+		return false;
+	query = ActivePortal->queryDesc;
+	if (fcinfo->flinfo->fn_mcxt != query->estate->es_query_cxt)
+		return false;			/* called from a nested query */
+	foreach(lc, query->plannedstmt->rtable)
+	{
+		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
+
+		if (rte->rtekind != RTE_FUNCTION && rte->rtekind != RTE_RESULT &&
+			rte->rtekind != RTE_VALUES)
+			return false;
+	}
+	return true;
+}
+
+/*
  * polarbench_run
  *		SQL entry point: see polarbench_run() in the install script.
  */
@@ -601,6 +643,13 @@ polarbench_run(PG_FUNCTION_ARGS)
 	extoid = get_extension_oid("polarbench", false);
 	params.owner = pb_extension_owner(extoid, &schema);
 	params.schema = get_namespace_name(schema);
+
+	params.release_xmin = pb_can_release_snapshot(fcinfo);
+	if (!params.release_xmin)
+		ereport(NOTICE,
+				(errmsg("this run holds back the removal of dead rows until it ends"),
+				 errdetail("The calling statement's snapshot stays in use while the run goes on, so row versions the clients make dead cannot be pruned, which slows workloads that update."),
+				 errhint("Call polarbench_run as a statement of its own, outside a transaction block, at READ COMMITTED.")));
 
 	pb_launch_run(config, &params, &result);
 

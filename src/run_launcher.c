@@ -23,6 +23,7 @@
 #include "postmaster/bgworker.h"
 #include "storage/proc.h"
 #include "storage/shm_toc.h"
+#include "utils/snapmgr.h"
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
@@ -201,6 +202,20 @@ pb_launcher_abort_start(PbLaunch *launch, int nclients)
 			 errdetail("A run needs one background worker per client and one more for its recorder; other background workers may be using slots."),
 			 errhint("Raise max_worker_processes (currently %d), or run with fewer clients.",
 					 max_worker_processes)));
+}
+
+/*
+ * pb_release_xmin
+ *		Stop holding back the xmin horizon while the run goes on; the caller
+ *		has checked that nothing will read with this backend's snapshots
+ *		again (see pb_can_release_snapshot()).  Done at every wake-up, as
+ *		interrupt processing may have taken a catalog snapshot.
+ */
+static void
+pb_release_xmin(void)
+{
+	InvalidateCatalogSnapshot();
+	MyProc->xmin = InvalidTransactionId;
 }
 
 /* Wait for the latch for at most timeout_ms, then look at interrupts. */
@@ -418,6 +433,8 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 			break;
 		if (pb_mark_gone_clients(launch) > 0)
 			pb_client_gone_error(run);
+		if (params->release_xmin)
+			pb_release_xmin();
 		pb_launcher_wait(1000);
 	}
 
