@@ -1,7 +1,7 @@
 -- polarbench_run with pgbench's built-in workloads: counts that follow from
 -- the limits, the TPC-B consistency invariant, and the run history.
-CREATE EXTENSION IF NOT EXISTS polarbench;
 SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS polarbench;
 SELECT dataset, tables, rows FROM polarbench_init('pgbench', scale => 1);
 RESET client_min_messages;
 

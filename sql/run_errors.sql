@@ -1,6 +1,6 @@
 -- polarbench_run: every argument error, and failures that end a run.
-CREATE EXTENSION IF NOT EXISTS polarbench;
 SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS polarbench;
 SELECT rows FROM polarbench_init('pgbench', scale => 1);
 RESET client_min_messages;
 CREATE TEMP TABLE runs_before AS SELECT count(*) AS n FROM polarbench_runs;

@@ -1,6 +1,6 @@
 -- Who may run benchmarks, and with which rights the clients run.
-CREATE EXTENSION IF NOT EXISTS polarbench;
 SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS polarbench;
 SELECT rows FROM polarbench_init('pgbench', scale => 1);
 RESET client_min_messages;
 CREATE ROLE regress_pb_nobody LOGIN;

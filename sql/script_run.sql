@@ -1,8 +1,8 @@
 -- Custom scripts in pgbench's language, run in the server: the PolarDB
 -- white paper's ro.sql and rw.sql verbatim, meta-commands, weights, \gset
 -- and \aset, transactions, and errors before and during a run.
-CREATE EXTENSION IF NOT EXISTS polarbench;
 SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS polarbench;
 SELECT rows FROM polarbench_init('pgbench', scale => 1);
 RESET client_min_messages;
 
