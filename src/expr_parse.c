@@ -226,12 +226,14 @@ is_alpha(unsigned char c)
 		c >= 0x80;
 }
 
+/* A decimal digit. */
 static inline bool
 is_digit(unsigned char c)
 {
 	return c >= '0' && c <= '9';
 }
 
+/* A character that may continue a name or variable. */
 static inline bool
 is_alnum(unsigned char c)
 {
@@ -612,6 +614,7 @@ make_leaf(ExprParser *p, PbExprKind kind)
 	return e;
 }
 
+/* An integer constant node. */
 static PbExpr *
 make_int(ExprParser *p, int64_t ival)
 {
@@ -625,6 +628,7 @@ make_int(ExprParser *p, int64_t ival)
 	return e;
 }
 
+/* A double constant node. */
 static PbExpr *
 make_double(ExprParser *p, double dval)
 {
@@ -638,6 +642,7 @@ make_double(ExprParser *p, double dval)
 	return e;
 }
 
+/* A boolean constant node. */
 static PbExpr *
 make_bool(ExprParser *p, bool bval)
 {

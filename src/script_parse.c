@@ -140,6 +140,7 @@ ident_start(unsigned char c)
 		c >= 0x80;
 }
 
+/* A character that may continue an SQL identifier (which includes $). */
 static inline bool
 ident_cont(unsigned char c)
 {
@@ -619,15 +620,18 @@ meta_error(ScriptParser *sp, int line, size_t cmd_offset, size_t end,
 /*
  * Collect the words of a meta-command in text[from, end): runs of
  * non-space characters, split by line continuations.  Returns the number
- * of words, or -1 when there are too many.
+ * of words stored, at most maxwords; *overflow tells whether there were
+ * more (which only matters for commands that take words, not for the
+ * expressions of \set and \if).
  */
 static int
 split_words(const ScriptParser *sp, size_t from, size_t end, Word *words,
-			int maxwords)
+			int maxwords, bool *overflow)
 {
 	size_t		i = from;
 	int			n = 0;
 
+	*overflow = false;
 	for (;;)
 	{
 		size_t		start;
@@ -667,7 +671,10 @@ split_words(const ScriptParser *sp, size_t from, size_t end, Word *words,
 			i++;
 		}
 		if (n >= maxwords)
-			return -1;
+		{
+			*overflow = true;
+			return n;
+		}
 		words[n].start = start;
 		words[n].len = i - start;
 		n++;
@@ -853,6 +860,7 @@ parse_meta(ScriptParser *sp)
 	char		cmdname[64];
 	PbCommand  *cmd = NULL;
 	bool		ok = false;
+	bool		overflow;
 
 	/* find the end of the command: a newline not escaped by a backslash */
 	while (end < sp->len && sp->text[end] != '\n')
@@ -866,7 +874,8 @@ parse_meta(ScriptParser *sp)
 			end++;
 	}
 
-	nwords = split_words(sp, cmd_offset + 1, end, words, PB_MAX_META_ARGS);
+	nwords = split_words(sp, cmd_offset + 1, end, words, PB_MAX_META_ARGS,
+						 &overflow);
 	if (nwords == 0)
 	{
 		/* a lone backslash: nothing, as in pgbench */
@@ -875,7 +884,8 @@ parse_meta(ScriptParser *sp)
 	}
 	snprintf(cmdname, sizeof(cmdname), "%.*s",
 			 (int) words[0].len, sp->text + words[0].start);
-	if (nwords < 0)
+	if (overflow && !word_is(sp, &words[0], "set") &&
+		!word_is(sp, &words[0], "if") && !word_is(sp, &words[0], "elif"))
 	{
 		meta_error(sp, line, cmd_offset, end, cmdname, "too many arguments", NULL, -1);
 		goto done;

@@ -35,6 +35,7 @@ void	   *__wrap_malloc(size_t size);
 void	   *__wrap_calloc(size_t n, size_t size);
 void	   *__wrap_realloc(void *p, size_t size);
 
+/* Count a malloc() made by the library or the tests. */
 void *
 __wrap_malloc(size_t size)
 {
@@ -42,6 +43,7 @@ __wrap_malloc(size_t size)
 	return __real_malloc(size);
 }
 
+/* Count a calloc(). */
 void *
 __wrap_calloc(size_t n, size_t size)
 {
@@ -49,6 +51,7 @@ __wrap_calloc(size_t n, size_t size)
 	return __real_calloc(n, size);
 }
 
+/* Count a realloc(). */
 void *
 __wrap_realloc(void *p, size_t size)
 {
@@ -164,6 +167,7 @@ eval_expr(const char *expr, PbValue *value, PbError *err)
 	return ok;
 }
 
+/* The expression must evaluate to this integer. */
 static void
 expect_int(const char *expr, int64_t want)
 {
@@ -178,6 +182,7 @@ expect_int(const char *expr, int64_t want)
 			  (long long) want, v.type, (long long) v.u.ival);
 }
 
+/* The expression must evaluate to a double within tol of want. */
 static void
 expect_double(const char *expr, double want, double tol)
 {
@@ -192,6 +197,7 @@ expect_double(const char *expr, double want, double tol)
 			  want, v.type, v.u.dval);
 }
 
+/* The expression must evaluate to this boolean. */
 static void
 expect_bool(const char *expr, bool want)
 {
@@ -206,6 +212,7 @@ expect_bool(const char *expr, bool want)
 			  (int) v.u.bval);
 }
 
+/* The expression must evaluate to null. */
 static void
 expect_null(const char *expr)
 {
@@ -302,6 +309,7 @@ var_int(PbScriptSet *set, PbClientState *client, const char *name)
 
 /* ---- tests: expressions -------------------------------------------------- */
 
+/* Operators, precedence, NULL handling, limits and syntax errors. */
 static void
 test_operators(void)
 {
@@ -484,9 +492,15 @@ test_operators(void)
 		for (k = 0; k < 500; k++)
 			strcat(deep, "+1");
 		expect_int(deep, 501);
+		/* more than 256 words is fine in an expression */
+		strcpy(deep, "1");
+		for (k = 0; k < 300; k++)
+			strcat(deep, " + 1");
+		expect_int(deep, 301);
 	}
 }
 
+/* Every function, with the values of pgbench's documentation. */
 static void
 test_functions(void)
 {
@@ -571,6 +585,7 @@ test_functions(void)
 
 /* ---- tests: variables ---------------------------------------------------- */
 
+/* A string value must parse to this typed value. */
 static void
 expect_var_value(const char *svalue, PbValueType type, int64_t ival,
 				 double dval)
@@ -594,6 +609,7 @@ expect_var_value(const char *svalue, PbValueType type, int64_t ival,
 	pb_scriptset_free(set);
 }
 
+/* A string value must fail to parse with this message. */
 static void
 expect_var_error(const char *svalue, const char *msg)
 {
@@ -613,6 +629,7 @@ expect_var_error(const char *svalue, const char *msg)
 	pb_scriptset_free(set);
 }
 
+/* A typed value must be formatted as pgbench sends it. */
 static void
 expect_string(const PbValue *value, const char *want)
 {
@@ -633,6 +650,7 @@ expect_string(const PbValue *value, const char *want)
 	pb_scriptset_free(set);
 }
 
+/* Variable values: parsing, formatting, unset and late variables. */
 static void
 test_variables(void)
 {
@@ -730,6 +748,7 @@ test_variables(void)
 
 /* ---- tests: script splitting and SQL ------------------------------------- */
 
+/* Splitting SQL commands as psql's lexer does. */
 static void
 test_sql_splitting(void)
 {
@@ -805,6 +824,7 @@ test_sql_splitting(void)
 	expect_parse_error("", 0, "empty command list");
 }
 
+/* :name to $n substitution. */
 static void
 test_sql_variables(void)
 {
@@ -847,6 +867,7 @@ test_sql_variables(void)
 	}
 }
 
+/* The single SQL command of sql must be classified as want. */
 static void
 expect_txn(const char *sql, PbTxnControl want)
 {
@@ -860,6 +881,7 @@ expect_txn(const char *sql, PbTxnControl want)
 	}
 }
 
+/* Transaction control classification. */
 static void
 test_txn(void)
 {
@@ -887,6 +909,7 @@ test_txn(void)
 
 /* ---- tests: meta-commands ------------------------------------------------ */
 
+/* Every meta-command and its syntax errors. */
 static void
 test_meta_commands(void)
 {
@@ -1006,6 +1029,15 @@ test_meta_commands(void)
 	expect_parse_error("\\else foo\n", 1, "unexpected argument in command \"else\"");
 	expect_parse_error("\\endif x\n", 1, "unexpected argument");
 	expect_parse_error("\\startpipeline 1\n", 1, "unexpected argument");
+	{
+		static char many[2048];
+		int			k;
+
+		strcpy(many, "\\sleep");
+		for (k = 0; k < 300; k++)
+			strcat(many, " 1");
+		expect_parse_error(many, 1, "too many arguments in command \"sleep\"");
+	}
 	expect_parse_error("\\foo\n", 1, "invalid command in command \"foo\"");
 	expect_parse_error("SELECT 1;\n\\Gsetx\n", 2, "invalid command");
 	expect_parse_error("\\gset\n", 1, "\\gset must follow an SQL command");
@@ -1063,6 +1095,7 @@ test_meta_commands(void)
 
 /* ---- tests: conditionals ------------------------------------------------- */
 
+/* Run the script with :a and :b set and check the resulting :r. */
 static void
 run_if(PbScriptSet *set, const char *a, const char *b, int64_t want)
 {
@@ -1081,6 +1114,7 @@ run_if(PbScriptSet *set, const char *a, const char *b, int64_t want)
 	pb_client_free(client);
 }
 
+/* \if, \elif, \else, \endif: targets, execution and errors. */
 static void
 test_conditionals(void)
 {
@@ -1170,6 +1204,7 @@ test_conditionals(void)
 
 /* ---- tests: variables check ---------------------------------------------- */
 
+/* The static check of variables that nothing sets. */
 static void
 test_check_vars(void)
 {
@@ -1252,6 +1287,7 @@ static const char *rw_sql =
 "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
 "END;\n";
 
+/* pgbench's built-in scripts and PolarDB's ro.sql and rw.sql. */
 static void
 test_builtins(void)
 {
@@ -1362,6 +1398,7 @@ test_builtins(void)
 
 /* ---- tests: random numbers and distributions ----------------------------- */
 
+/* The generator against values derived from its definition. */
 static void
 test_prng(void)
 {
@@ -1408,6 +1445,7 @@ test_prng(void)
 
 #define NDRAWS 1000000
 
+/* Shape of the distributions over a million draws each. */
 static void
 test_distributions(void)
 {
@@ -1553,6 +1591,7 @@ test_distributions(void)
 	}
 }
 
+/* permute() is a bijection; hashes match the documentation. */
 static void
 test_permute_hash(void)
 {
@@ -1601,6 +1640,7 @@ test_permute_hash(void)
 	check(pb_hash_fnv1a(-1, 0) != pb_hash_fnv1a(1, 0), "fnv1a of negatives");
 }
 
+/* Weighted choice of scripts. */
 static void
 test_choose_script(void)
 {
@@ -1624,6 +1664,7 @@ test_choose_script(void)
 
 /* ---- tests: performance of the hot path ---------------------------------- */
 
+/* The benchmark's hot path allocates nothing and is fast. */
 static void
 test_hot_path(void)
 {
@@ -1659,6 +1700,7 @@ test_hot_path(void)
 
 /* ---- regressions found by fuzzing ---------------------------------------- */
 
+/* Inputs found by fuzzing must parse or fail cleanly. */
 static void
 test_fuzz_regressions(void)
 {
@@ -1694,6 +1736,7 @@ test_fuzz_regressions(void)
 	}
 }
 
+/* Run every test and report. */
 int
 main(void)
 {
