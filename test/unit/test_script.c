@@ -12,14 +12,18 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pb_script.h"
+
+#include "pgbench_expressions.inc"
 
 static int	npassed;
 static int	nfailed;
@@ -1698,6 +1702,123 @@ test_hot_path(void)
 	pb_scriptset_free(set);
 }
 
+/*
+ * pgbench's own test of expressions, run as pgbench does with
+ * --random-seed=5432 -Dfoo=-10.1 -Dbla=false -Di=+3 -Dn=null -Dt=t -Df=of
+ * -Dd=1.0 for client 0 at scale 1, comparing debug() output line by line
+ * with what pgbench prints.  The random draws (commands 1-3 and 20) only
+ * match if the generator, its seeding and the distributions are pgbench's
+ * bit for bit: a client's generator is seeded with the first number drawn
+ * from the base sequence, and :default_seed is the second.
+ */
+static void
+test_pgbench_expressions(void)
+{
+	static const char *const defs[][2] = {
+		{"foo", "-10.1"}, {"bla", "false"}, {"i", "+3"}, {"n", "null"},
+		{"t", "t"}, {"f", "of"}, {"d", "1.0"}, {"scale", "1"},
+		{"client_id", "0"}, {"random_seed", "5432"},
+	};
+	static const struct
+	{
+		int			command;
+		const char *output;
+	}			expected[] = {
+		{1, "int 17"}, {2, "int 104"}, {3, "int 1498"}, {4, "int 4"},
+		{5, "int 5"}, {6, "int 6"}, {7, "int 7"}, {8, "int 8"}, {9, "int 9"},
+		{10, "int 10"}, {11, "int 11"}, {12, "int 12"}, {15, "double 15"},
+		{16, "double 16"}, {17, "double 17"}, {20, "int 3"},
+		{21, "double -27"}, {22, "double 1024"}, {23, "double 1"},
+		{24, "double 1"}, {25, "double -0.125"}, {26, "double -0.125"},
+		{27, "double -0.00032"}, {28, "double 8.50705917302346e+37"},
+		{29, "double 1e+30"}, {30, "boolean false"}, {31, "boolean true"},
+		{32, "int 32"}, {33, "int 33"}, {34, "double 34"}, {35, "int 35"},
+		{36, "int 36"}, {37, "double 37"}, {38, "int 38"}, {39, "int 39"},
+		{40, "boolean true"}, {41, "null"}, {42, "null"},
+		{43, "boolean true"}, {44, "boolean true"}, {45, "boolean true"},
+		{46, "int 46"}, {47, "boolean true"}, {48, "boolean true"},
+		{49, "int -5817877081768721676"}, {50, "boolean true"},
+		{51, "int -7793829335365542153"}, {52, "int "}, {53, "boolean true"},
+		{65, "int 65"}, {74, "int 74"}, {83, "int 83"}, {86, "int 86"},
+		{93, "int 93"}, {95, "int 0"}, {96, "int 1"}, {97, "int 0"},
+		{98, "int 5432"}, {99, "int -9223372036854775808"},
+		{100, "int 9223372036854775807"}, {101, "boolean true"},
+		{102, "boolean true"}, {103, "boolean true"}, {104, "boolean true"},
+		{105, "boolean true"}, {109, "boolean true"}, {110, "boolean true"},
+		{111, "boolean true"}, {113, "boolean true"},
+	};
+	static char outputs[200][64];
+	PbScriptSet *set = parse_ok(pgbench_expressions_sql);
+	PbClientState *client;
+	PbPrng		base;
+	uint64_t	client_seed;
+	int64_t		default_seed;
+	char		buf[64];
+	FILE	   *capture;
+	int			saved;
+	int			nsql;
+	int64_t		slept;
+	PbError		err;
+	bool		ok;
+	size_t		k;
+	char		line[256];
+
+	if (!set)
+		return;
+	pb_prng_seed(&base, 5432);
+	client_seed = pb_prng_u64(&base);
+	default_seed = (int64_t) pb_prng_u64(&base);
+	client = pb_client_create(set, client_seed, default_seed);
+	for (k = 0; k < sizeof(defs) / sizeof(defs[0]); k++)
+		pb_var_set_string(client, pb_var_id(set, defs[k][0], true), defs[k][1], &err);
+	snprintf(buf, sizeof(buf), "%lld", (long long) default_seed);
+	pb_var_set_string(client, pb_var_id(set, "default_seed", true), buf, &err);
+
+	/* debug() writes to stderr: capture it */
+	capture = tmpfile();
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(capture), 2);
+	ok = run_script(set, 0, client, &nsql, &slept, &err);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	check(ok, "pgbench expressions run: %s (line %d)", ok ? "" : err.message, err.line);
+	check(set->scripts[0].ncommands == 113, "pgbench expressions: %d commands",
+		  set->scripts[0].ncommands);
+
+	memset(outputs, 0, sizeof(outputs));
+	rewind(capture);
+	while (fgets(line, sizeof(line), capture))
+	{
+		int			command;
+		char	   *colon = strstr(line, "): ");
+
+		if (sscanf(line, "debug(script=test,command=%d)", &command) == 1 &&
+			colon != NULL && command > 0 && command < 200)
+		{
+			colon[3 + strcspn(colon + 3, "\n")] = '\0';
+			snprintf(outputs[command], sizeof(outputs[command]), "%s", colon + 3);
+		}
+	}
+	fclose(capture);
+	for (k = 0; k < sizeof(expected) / sizeof(expected[0]); k++)
+	{
+		const char *got = outputs[expected[k].command];
+		size_t		len = strlen(expected[k].output);
+		char		after = got[len];
+
+		/* the TAP test matches "output\\b": a prefix ending a word */
+		check(strncmp(got, expected[k].output, len) == 0 &&
+			  (expected[k].command == 52 ||
+			   !(isalnum((unsigned char) after) || after == '_')),
+			  "pgbench expression command %d: want \"%s\", got \"%s\"",
+			  expected[k].command, expected[k].output, got);
+	}
+	pb_client_free(client);
+	pb_scriptset_free(set);
+}
+
 /* ---- regressions found by fuzzing ---------------------------------------- */
 
 /* Inputs found by fuzzing must parse or fail cleanly. */
@@ -1754,6 +1875,7 @@ main(void)
 	test_distributions();
 	test_permute_hash();
 	test_choose_script();
+	test_pgbench_expressions();
 	test_hot_path();
 	test_fuzz_regressions();
 
