@@ -584,37 +584,16 @@ substitute_variable(ScriptParser *sp)
 
 /*
  * Report a meta-command syntax error in pgbench's terms: message, the
- * optional "more" text in parentheses, the column (from the backslash)
- * when known, and the command name; the detail is the command's line.
+ * optional "more" text in parentheses and the command name; the detail is
+ * the command's line, with a caret under the column when it is known.
  */
 static void
 meta_error(ScriptParser *sp, int line, size_t cmd_offset, size_t end,
 		   const char *cmdname, const char *msg, const char *more,
 		   long column)
 {
-	char		detail[256];
-	char		colbuf[32] = "";
-	char		cmdbuf[80] = "";
-	size_t		len = 0;
-
-	while (cmd_offset + len < end && sp->text[cmd_offset + len] != '\n' &&
-		   len < sizeof(detail) - 1)
-	{
-		detail[len] = sp->text[cmd_offset + len];
-		len++;
-	}
-	while (len > 0 && isspace((unsigned char) detail[len - 1]))
-		len--;
-	detail[len] = '\0';
-
-	if (column >= 0)
-		snprintf(colbuf, sizeof(colbuf), " at column %ld", column + 1);
-	if (cmdname != NULL)
-		snprintf(cmdbuf, sizeof(cmdbuf), " in command \"%s\"", cmdname);
-	if (more != NULL)
-		pb_error_set(sp->err, line, detail, "%s (%s)%s%s", msg, more, colbuf, cmdbuf);
-	else
-		pb_error_set(sp->err, line, detail, "%s%s%s", msg, colbuf, cmdbuf);
+	pb_syntax_error(sp->err, line, sp->text + cmd_offset, end - cmd_offset,
+					msg, more, cmdname, column);
 }
 
 /*

@@ -459,7 +459,7 @@ test_operators(void)
 	expect_int("least(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16)", 1);
 
 	/* syntax errors */
-	expect_error("1 +", "syntax error at column 11 in command \"set\"");
+	expect_error("1 +", "syntax error in command \"set\"");
 	expect_error("1 = 2 = 3", "syntax error");
 	expect_error("1 < 2 > 3", "syntax error");
 	expect_error("foo(1)", "unexpected function name (foo)");
@@ -1021,11 +1021,11 @@ test_meta_commands(void)
 
 	/* syntax errors of meta-commands, with lines */
 	expect_parse_error("\\set\n", 1, "missing argument in command \"set\"");
-	expect_parse_error("SELECT 1;\n\n\\set x 1 +\n", 3, "syntax error at column 11 in command \"set\"");
+	expect_parse_error("SELECT 1;\n\n\\set x 1 +\n", 3, "syntax error in command \"set\"");
 	expect_parse_error("\\set x-y 1\n", 1, "invalid variable name (x-y)");
 	expect_parse_error("\\set 1x 1\n", 1, "invalid variable name");
 	expect_parse_error("\\sleep\n", 1, "missing argument in command \"sleep\"");
-	expect_parse_error("\\sleep 1 ms 3\n", 1, "too many arguments at column 13 in command \"sleep\"");
+	expect_parse_error("\\sleep 1 ms 3\n", 1, "too many arguments in command \"sleep\"");
 	expect_parse_error("\\sleep abc\n", 1, "invalid sleep time, must be an integer (abc)");
 	expect_parse_error("\\sleep 1x 2\n", 1, "invalid sleep time, must be an integer");
 	expect_parse_error("\\sleep 10 xs\n", 1, "unrecognized time unit, must be us, ms or s (xs)");
@@ -1086,6 +1086,28 @@ test_meta_commands(void)
 		}
 		pb_client_free(client);
 		pb_scriptset_free(set);
+	}
+
+	/* the detail shows the line and where the error is, as pgbench */
+	{
+		PbScriptSet *eset = pb_scriptset_create();
+
+		check(!pb_script_parse(eset, "e", "SELECT 1;\n\\set x 1 +\n", 1, &err) &&
+			  strcmp(err.message, "syntax error in command \"set\"") == 0 &&
+			  strcmp(err.detail, "\\set x 1 +\n          ^ error found here") == 0 &&
+			  err.line == 2, "syntax error detail: [%s] [%s]", err.message, err.detail);
+		check(!pb_script_parse(eset, "e", "\\set x 2 * foo(3)\n", 1, &err) &&
+			  strcmp(err.message, "unexpected function name (foo) in command \"set\"") == 0 &&
+			  strcmp(err.detail, "\\set x 2 * foo(3)\n             ^ error found here") == 0,
+			  "function error detail: [%s] [%s]", err.message, err.detail);
+		check(!pb_script_parse(eset, "e", "\\sleep 10 xs\n", 1, &err) &&
+			  strcmp(err.message, "unrecognized time unit, must be us, ms or s (xs) in command \"sleep\"") == 0 &&
+			  strcmp(err.detail, "\\sleep 10 xs\n          ^ error found here") == 0,
+			  "sleep error detail: [%s] [%s]", err.message, err.detail);
+		check(!pb_script_parse(eset, "e", "\\set i ;\n", 1, &err) &&
+			  strcmp(err.message, "unexpected character (;) in command \"set\"") == 0,
+			  "unexpected char: %s", err.message);
+		pb_scriptset_free(eset);
 	}
 
 	/* a lone backslash is ignored, as in pgbench */
