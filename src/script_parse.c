@@ -1209,8 +1209,11 @@ split_script(ScriptParser *sp)
 		{
 			if (c1 == ';' || c1 == ':')
 			{
-				/* "\;" and "\:" put the bare character in the command */
-				emit(sp, sp->pos + 1, sp->pos + 2, true);
+				/*
+				 * "\;" and "\:" put the bare character in the command; a
+				 * "\;" alone does not make a command.
+				 */
+				emit(sp, sp->pos + 1, sp->pos + 2, c1 == ':');
 				advance_to(sp, sp->pos + 2);
 				if (c1 == ';')
 					sp->identifier_count = 0;

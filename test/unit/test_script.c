@@ -1110,6 +1110,22 @@ test_meta_commands(void)
 		pb_scriptset_free(eset);
 	}
 
+	/* pgbench's own \gset and \aset tests: the last query of a compound */
+	set = parse_ok("SELECT \\gset\n"
+				   "\\; \\; SELECT 0 AS i5 \\; SELECT 5 AS i5 \\; \\; \\gset\n"
+				   "\\; SELECT 6 AS i6 \\; SELECT 7 AS i7 \\; \\aset\n"
+				   "\\;\n");
+	if (set)
+	{
+		s = &set->scripts[0];
+		check(s->ncommands == 3 && strcmp(s->commands[0].sql, "SELECT") == 0 &&
+			  s->commands[1].result_target == PB_RESULT_GSET &&
+			  strcmp(s->commands[1].sql, "; ; SELECT 0 AS i5 ; SELECT 5 AS i5 ; ;") == 0 &&
+			  s->commands[2].result_target == PB_RESULT_ASET,
+			  "compound gset/aset: %d commands", s->ncommands);
+		pb_scriptset_free(set);
+	}
+
 	/* a lone backslash is ignored, as in pgbench */
 	set = parse_ok("SELECT 1;\n\\\n");
 	if (set)
