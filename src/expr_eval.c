@@ -473,6 +473,7 @@ value_truth(const PbValue *v)
 	}
 }
 
+/* Make v the null value; its payload is zeroed so IS compares cleanly. */
 static inline void
 set_null(PbValue *v)
 {
@@ -480,6 +481,7 @@ set_null(PbValue *v)
 	v->u.ival = 0;
 }
 
+/* Make v a boolean. */
 static inline void
 set_bool(PbValue *v, bool b)
 {
@@ -487,6 +489,7 @@ set_bool(PbValue *v, bool b)
 	v->u.bval = b;
 }
 
+/* Make v an integer. */
 static inline void
 set_int(PbValue *v, int64_t i)
 {
@@ -494,6 +497,7 @@ set_int(PbValue *v, int64_t i)
 	v->u.ival = i;
 }
 
+/* Make v a double. */
 static inline void
 set_double(PbValue *v, double d)
 {

@@ -177,38 +177,18 @@ static PbExpr *parse_expr(ExprParser *p, int minprec);
 
 /*
  * Record a syntax error found at offset errpos (the last character of the
- * offending token), with pgbench's message and optional "more" text.  The
- * detail gets the command's first line, as pgbench prints it.
+ * offending token), with pgbench's message and optional "more" text, and
+ * the command's line with a caret under errpos as the detail.
  */
 static void
 expr_error(ExprParser *p, size_t errpos, const char *msg, const char *more)
 {
-	char		line[256];
-	size_t		len = 0;
-	int			column = (int) (errpos - p->cmd_offset) + 1;
-
 	if (p->failed)
 		return;
 	p->failed = true;
-
-	while (p->cmd_offset + len < p->end && p->text[p->cmd_offset + len] != '\n' &&
-		   len < sizeof(line) - 1)
-	{
-		line[len] = p->text[p->cmd_offset + len];
-		len++;
-	}
-	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' '))
-		len--;
-	line[len] = '\0';
-
-	if (more != NULL)
-		pb_error_set(p->err, p->line, line,
-					 "%s (%s) at column %d in command \"%s\"",
-					 msg, more, column, p->cmd);
-	else
-		pb_error_set(p->err, p->line, line,
-					 "%s at column %d in command \"%s\"",
-					 msg, column, p->cmd);
+	pb_syntax_error(p->err, p->line, p->text + p->cmd_offset,
+					p->end - p->cmd_offset, msg, more, p->cmd,
+					(long) (errpos - p->cmd_offset));
 }
 
 /* A syntax error at the current lookahead, as bison reports it */
@@ -226,12 +206,14 @@ is_alpha(unsigned char c)
 		c >= 0x80;
 }
 
+/* A decimal digit. */
 static inline bool
 is_digit(unsigned char c)
 {
 	return c >= '0' && c <= '9';
 }
 
+/* A character that may continue a name or variable. */
 static inline bool
 is_alnum(unsigned char c)
 {
@@ -612,6 +594,7 @@ make_leaf(ExprParser *p, PbExprKind kind)
 	return e;
 }
 
+/* An integer constant node. */
 static PbExpr *
 make_int(ExprParser *p, int64_t ival)
 {
@@ -625,6 +608,7 @@ make_int(ExprParser *p, int64_t ival)
 	return e;
 }
 
+/* A double constant node. */
 static PbExpr *
 make_double(ExprParser *p, double dval)
 {
@@ -638,6 +622,7 @@ make_double(ExprParser *p, double dval)
 	return e;
 }
 
+/* A boolean constant node. */
 static PbExpr *
 make_bool(ExprParser *p, bool bval)
 {

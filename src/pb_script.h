@@ -259,4 +259,25 @@ extern bool pb_exec_meta(const PbScript *script, int pc,
 						 PbClientState *client, const PbScriptSet *set,
 						 int *next_pc, int64_t *sleep_us, PbError *err);
 
+/*
+ * Notes for callers:
+ *
+ * - A false \if or \elif evaluates the following \elif conditions itself,
+ *   so *next_pc is never an \elif to be evaluated; an \elif or \else that
+ *   is executed in sequence ends a taken branch and jumps to its \endif,
+ *   and \endif and PB_CMD_NOOP just go on to pc + 1.
+ * - err->message is pgbench's message ("division by zero"), err->line the
+ *   command's line and err->detail its text.
+ * - SQL parameters: $n is bound to param_vars[n - 1]; send the text of
+ *   pb_var_get_string_ref() (NULL for an unset variable).  A name used
+ *   twice in a command has one $n.  result_prefix is never NULL ("" when
+ *   no prefix or no \gset/\aset).  A \gset column is stored with
+ *   pb_var_set_string() under pb_var_id(set, prefix + column, false),
+ *   skipping columns whose id is -1 since no script reads them.
+ * - hash() and permute() without a seed use client->random_seed, which
+ *   plays pgbench's :default_seed.  Variables pgbench predefines (scale,
+ *   client_id, random_seed, default_seed) must be set and marked assigned
+ *   by the caller if scripts read them.
+ */
+
 #endif							/* PB_SCRIPT_H */

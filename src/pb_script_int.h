@@ -102,6 +102,9 @@ extern void pb_error_set(PbError *err, int line, const char *detail,
 						 const char *fmt,...)
 			__attribute__((format(printf, 4, 5)));
 extern void pb_error_oom(PbError *err, int line);
+extern void pb_syntax_error(PbError *err, int line, const char *text,
+							size_t len, const char *msg, const char *more,
+							const char *cmd, long column);
 extern char *pb_strndup(const char *s, size_t len);
 extern bool pb_valid_variable_name(const char *name);
 

@@ -140,6 +140,7 @@ ident_start(unsigned char c)
 		c >= 0x80;
 }
 
+/* A character that may continue an SQL identifier (which includes $). */
 static inline bool
 ident_cont(unsigned char c)
 {
@@ -583,51 +584,33 @@ substitute_variable(ScriptParser *sp)
 
 /*
  * Report a meta-command syntax error in pgbench's terms: message, the
- * optional "more" text in parentheses, the column (from the backslash)
- * when known, and the command name; the detail is the command's line.
+ * optional "more" text in parentheses and the command name; the detail is
+ * the command's line, with a caret under the column when it is known.
  */
 static void
 meta_error(ScriptParser *sp, int line, size_t cmd_offset, size_t end,
 		   const char *cmdname, const char *msg, const char *more,
 		   long column)
 {
-	char		detail[256];
-	char		colbuf[32] = "";
-	char		cmdbuf[80] = "";
-	size_t		len = 0;
-
-	while (cmd_offset + len < end && sp->text[cmd_offset + len] != '\n' &&
-		   len < sizeof(detail) - 1)
-	{
-		detail[len] = sp->text[cmd_offset + len];
-		len++;
-	}
-	while (len > 0 && isspace((unsigned char) detail[len - 1]))
-		len--;
-	detail[len] = '\0';
-
-	if (column >= 0)
-		snprintf(colbuf, sizeof(colbuf), " at column %ld", column + 1);
-	if (cmdname != NULL)
-		snprintf(cmdbuf, sizeof(cmdbuf), " in command \"%s\"", cmdname);
-	if (more != NULL)
-		pb_error_set(sp->err, line, detail, "%s (%s)%s%s", msg, more, colbuf, cmdbuf);
-	else
-		pb_error_set(sp->err, line, detail, "%s%s%s", msg, colbuf, cmdbuf);
+	pb_syntax_error(sp->err, line, sp->text + cmd_offset, end - cmd_offset,
+					msg, more, cmdname, column);
 }
 
 /*
  * Collect the words of a meta-command in text[from, end): runs of
  * non-space characters, split by line continuations.  Returns the number
- * of words, or -1 when there are too many.
+ * of words stored, at most maxwords; *overflow tells whether there were
+ * more (which only matters for commands that take words, not for the
+ * expressions of \set and \if).
  */
 static int
 split_words(const ScriptParser *sp, size_t from, size_t end, Word *words,
-			int maxwords)
+			int maxwords, bool *overflow)
 {
 	size_t		i = from;
 	int			n = 0;
 
+	*overflow = false;
 	for (;;)
 	{
 		size_t		start;
@@ -667,7 +650,10 @@ split_words(const ScriptParser *sp, size_t from, size_t end, Word *words,
 			i++;
 		}
 		if (n >= maxwords)
-			return -1;
+		{
+			*overflow = true;
+			return n;
+		}
 		words[n].start = start;
 		words[n].len = i - start;
 		n++;
@@ -853,6 +839,7 @@ parse_meta(ScriptParser *sp)
 	char		cmdname[64];
 	PbCommand  *cmd = NULL;
 	bool		ok = false;
+	bool		overflow;
 
 	/* find the end of the command: a newline not escaped by a backslash */
 	while (end < sp->len && sp->text[end] != '\n')
@@ -866,7 +853,8 @@ parse_meta(ScriptParser *sp)
 			end++;
 	}
 
-	nwords = split_words(sp, cmd_offset + 1, end, words, PB_MAX_META_ARGS);
+	nwords = split_words(sp, cmd_offset + 1, end, words, PB_MAX_META_ARGS,
+						 &overflow);
 	if (nwords == 0)
 	{
 		/* a lone backslash: nothing, as in pgbench */
@@ -875,7 +863,8 @@ parse_meta(ScriptParser *sp)
 	}
 	snprintf(cmdname, sizeof(cmdname), "%.*s",
 			 (int) words[0].len, sp->text + words[0].start);
-	if (nwords < 0)
+	if (overflow && !word_is(sp, &words[0], "set") &&
+		!word_is(sp, &words[0], "if") && !word_is(sp, &words[0], "elif"))
 	{
 		meta_error(sp, line, cmd_offset, end, cmdname, "too many arguments", NULL, -1);
 		goto done;
@@ -1220,8 +1209,11 @@ split_script(ScriptParser *sp)
 		{
 			if (c1 == ';' || c1 == ':')
 			{
-				/* "\;" and "\:" put the bare character in the command */
-				emit(sp, sp->pos + 1, sp->pos + 2, true);
+				/*
+				 * "\;" and "\:" put the bare character in the command; a
+				 * "\;" alone does not make a command.
+				 */
+				emit(sp, sp->pos + 1, sp->pos + 2, c1 == ':');
 				advance_to(sp, sp->pos + 2);
 				if (c1 == ';')
 					sp->identifier_count = 0;

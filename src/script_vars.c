@@ -41,6 +41,47 @@ pb_error_set(PbError *err, int line, const char *detail, const char *fmt,...)
 }
 
 /*
+ * Report a syntax error of a meta-command as pgbench does: the message is
+ * "msg (more) in command \"cmd\"", and the detail the command's line
+ * (text[0..len), up to its first newline) followed, when the column is
+ * known (0-based, from the backslash), by a caret line pointing at it.
+ */
+void
+pb_syntax_error(PbError *err, int line, const char *text, size_t len,
+				const char *msg, const char *more, const char *cmd,
+				long column)
+{
+	char		detail[sizeof(err->detail)];
+	char		cmdbuf[96] = "";
+	size_t		n = 0;
+
+	if (err == NULL)
+		return;
+	while (n < len && text[n] != '\n' && n < sizeof(detail) - 1)
+	{
+		detail[n] = text[n];
+		n++;
+	}
+	while (n > 0 && (detail[n - 1] == '\r' || detail[n - 1] == ' ' ||
+					 detail[n - 1] == '\t'))
+		n--;
+	detail[n] = '\0';
+
+	/* the caret line, if it fits */
+	if (column >= 0 &&
+		n + 1 + (size_t) column + sizeof("^ error found here") < sizeof(detail))
+		snprintf(detail + n, sizeof(detail) - n, "\n%*c error found here",
+				 (int) column + 1, '^');
+
+	if (cmd != NULL)
+		snprintf(cmdbuf, sizeof(cmdbuf), " in command \"%s\"", cmd);
+	if (more != NULL)
+		pb_error_set(err, line, detail, "%s (%s)%s", msg, more, cmdbuf);
+	else
+		pb_error_set(err, line, detail, "%s%s", msg, cmdbuf);
+}
+
+/*
  * Report an allocation failure; kept apart so that every caller says the
  * same thing.
  */

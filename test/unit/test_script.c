@@ -12,14 +12,18 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pb_script.h"
+
+#include "pgbench_expressions.inc"
 
 static int	npassed;
 static int	nfailed;
@@ -35,6 +39,7 @@ void	   *__wrap_malloc(size_t size);
 void	   *__wrap_calloc(size_t n, size_t size);
 void	   *__wrap_realloc(void *p, size_t size);
 
+/* Count a malloc() made by the library or the tests. */
 void *
 __wrap_malloc(size_t size)
 {
@@ -42,6 +47,7 @@ __wrap_malloc(size_t size)
 	return __real_malloc(size);
 }
 
+/* Count a calloc(). */
 void *
 __wrap_calloc(size_t n, size_t size)
 {
@@ -49,6 +55,7 @@ __wrap_calloc(size_t n, size_t size)
 	return __real_calloc(n, size);
 }
 
+/* Count a realloc(). */
 void *
 __wrap_realloc(void *p, size_t size)
 {
@@ -164,6 +171,7 @@ eval_expr(const char *expr, PbValue *value, PbError *err)
 	return ok;
 }
 
+/* The expression must evaluate to this integer. */
 static void
 expect_int(const char *expr, int64_t want)
 {
@@ -178,6 +186,7 @@ expect_int(const char *expr, int64_t want)
 			  (long long) want, v.type, (long long) v.u.ival);
 }
 
+/* The expression must evaluate to a double within tol of want. */
 static void
 expect_double(const char *expr, double want, double tol)
 {
@@ -192,6 +201,7 @@ expect_double(const char *expr, double want, double tol)
 			  want, v.type, v.u.dval);
 }
 
+/* The expression must evaluate to this boolean. */
 static void
 expect_bool(const char *expr, bool want)
 {
@@ -206,6 +216,7 @@ expect_bool(const char *expr, bool want)
 			  (int) v.u.bval);
 }
 
+/* The expression must evaluate to null. */
 static void
 expect_null(const char *expr)
 {
@@ -302,6 +313,7 @@ var_int(PbScriptSet *set, PbClientState *client, const char *name)
 
 /* ---- tests: expressions -------------------------------------------------- */
 
+/* Operators, precedence, NULL handling, limits and syntax errors. */
 static void
 test_operators(void)
 {
@@ -447,7 +459,7 @@ test_operators(void)
 	expect_int("least(1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16)", 1);
 
 	/* syntax errors */
-	expect_error("1 +", "syntax error at column 11 in command \"set\"");
+	expect_error("1 +", "syntax error in command \"set\"");
 	expect_error("1 = 2 = 3", "syntax error");
 	expect_error("1 < 2 > 3", "syntax error");
 	expect_error("foo(1)", "unexpected function name (foo)");
@@ -484,9 +496,15 @@ test_operators(void)
 		for (k = 0; k < 500; k++)
 			strcat(deep, "+1");
 		expect_int(deep, 501);
+		/* more than 256 words is fine in an expression */
+		strcpy(deep, "1");
+		for (k = 0; k < 300; k++)
+			strcat(deep, " + 1");
+		expect_int(deep, 301);
 	}
 }
 
+/* Every function, with the values of pgbench's documentation. */
 static void
 test_functions(void)
 {
@@ -571,6 +589,7 @@ test_functions(void)
 
 /* ---- tests: variables ---------------------------------------------------- */
 
+/* A string value must parse to this typed value. */
 static void
 expect_var_value(const char *svalue, PbValueType type, int64_t ival,
 				 double dval)
@@ -594,6 +613,7 @@ expect_var_value(const char *svalue, PbValueType type, int64_t ival,
 	pb_scriptset_free(set);
 }
 
+/* A string value must fail to parse with this message. */
 static void
 expect_var_error(const char *svalue, const char *msg)
 {
@@ -613,6 +633,7 @@ expect_var_error(const char *svalue, const char *msg)
 	pb_scriptset_free(set);
 }
 
+/* A typed value must be formatted as pgbench sends it. */
 static void
 expect_string(const PbValue *value, const char *want)
 {
@@ -633,6 +654,7 @@ expect_string(const PbValue *value, const char *want)
 	pb_scriptset_free(set);
 }
 
+/* Variable values: parsing, formatting, unset and late variables. */
 static void
 test_variables(void)
 {
@@ -730,6 +752,7 @@ test_variables(void)
 
 /* ---- tests: script splitting and SQL ------------------------------------- */
 
+/* Splitting SQL commands as psql's lexer does. */
 static void
 test_sql_splitting(void)
 {
@@ -805,6 +828,7 @@ test_sql_splitting(void)
 	expect_parse_error("", 0, "empty command list");
 }
 
+/* :name to $n substitution. */
 static void
 test_sql_variables(void)
 {
@@ -847,6 +871,7 @@ test_sql_variables(void)
 	}
 }
 
+/* The single SQL command of sql must be classified as want. */
 static void
 expect_txn(const char *sql, PbTxnControl want)
 {
@@ -860,6 +885,7 @@ expect_txn(const char *sql, PbTxnControl want)
 	}
 }
 
+/* Transaction control classification. */
 static void
 test_txn(void)
 {
@@ -887,6 +913,7 @@ test_txn(void)
 
 /* ---- tests: meta-commands ------------------------------------------------ */
 
+/* Every meta-command and its syntax errors. */
 static void
 test_meta_commands(void)
 {
@@ -994,11 +1021,11 @@ test_meta_commands(void)
 
 	/* syntax errors of meta-commands, with lines */
 	expect_parse_error("\\set\n", 1, "missing argument in command \"set\"");
-	expect_parse_error("SELECT 1;\n\n\\set x 1 +\n", 3, "syntax error at column 11 in command \"set\"");
+	expect_parse_error("SELECT 1;\n\n\\set x 1 +\n", 3, "syntax error in command \"set\"");
 	expect_parse_error("\\set x-y 1\n", 1, "invalid variable name (x-y)");
 	expect_parse_error("\\set 1x 1\n", 1, "invalid variable name");
 	expect_parse_error("\\sleep\n", 1, "missing argument in command \"sleep\"");
-	expect_parse_error("\\sleep 1 ms 3\n", 1, "too many arguments at column 13 in command \"sleep\"");
+	expect_parse_error("\\sleep 1 ms 3\n", 1, "too many arguments in command \"sleep\"");
 	expect_parse_error("\\sleep abc\n", 1, "invalid sleep time, must be an integer (abc)");
 	expect_parse_error("\\sleep 1x 2\n", 1, "invalid sleep time, must be an integer");
 	expect_parse_error("\\sleep 10 xs\n", 1, "unrecognized time unit, must be us, ms or s (xs)");
@@ -1006,6 +1033,15 @@ test_meta_commands(void)
 	expect_parse_error("\\else foo\n", 1, "unexpected argument in command \"else\"");
 	expect_parse_error("\\endif x\n", 1, "unexpected argument");
 	expect_parse_error("\\startpipeline 1\n", 1, "unexpected argument");
+	{
+		static char many[2048];
+		int			k;
+
+		strcpy(many, "\\sleep");
+		for (k = 0; k < 300; k++)
+			strcat(many, " 1");
+		expect_parse_error(many, 1, "too many arguments in command \"sleep\"");
+	}
 	expect_parse_error("\\foo\n", 1, "invalid command in command \"foo\"");
 	expect_parse_error("SELECT 1;\n\\Gsetx\n", 2, "invalid command");
 	expect_parse_error("\\gset\n", 1, "\\gset must follow an SQL command");
@@ -1052,6 +1088,44 @@ test_meta_commands(void)
 		pb_scriptset_free(set);
 	}
 
+	/* the detail shows the line and where the error is, as pgbench */
+	{
+		PbScriptSet *eset = pb_scriptset_create();
+
+		check(!pb_script_parse(eset, "e", "SELECT 1;\n\\set x 1 +\n", 1, &err) &&
+			  strcmp(err.message, "syntax error in command \"set\"") == 0 &&
+			  strcmp(err.detail, "\\set x 1 +\n          ^ error found here") == 0 &&
+			  err.line == 2, "syntax error detail: [%s] [%s]", err.message, err.detail);
+		check(!pb_script_parse(eset, "e", "\\set x 2 * foo(3)\n", 1, &err) &&
+			  strcmp(err.message, "unexpected function name (foo) in command \"set\"") == 0 &&
+			  strcmp(err.detail, "\\set x 2 * foo(3)\n             ^ error found here") == 0,
+			  "function error detail: [%s] [%s]", err.message, err.detail);
+		check(!pb_script_parse(eset, "e", "\\sleep 10 xs\n", 1, &err) &&
+			  strcmp(err.message, "unrecognized time unit, must be us, ms or s (xs) in command \"sleep\"") == 0 &&
+			  strcmp(err.detail, "\\sleep 10 xs\n          ^ error found here") == 0,
+			  "sleep error detail: [%s] [%s]", err.message, err.detail);
+		check(!pb_script_parse(eset, "e", "\\set i ;\n", 1, &err) &&
+			  strcmp(err.message, "unexpected character (;) in command \"set\"") == 0,
+			  "unexpected char: %s", err.message);
+		pb_scriptset_free(eset);
+	}
+
+	/* pgbench's own \gset and \aset tests: the last query of a compound */
+	set = parse_ok("SELECT \\gset\n"
+				   "\\; \\; SELECT 0 AS i5 \\; SELECT 5 AS i5 \\; \\; \\gset\n"
+				   "\\; SELECT 6 AS i6 \\; SELECT 7 AS i7 \\; \\aset\n"
+				   "\\;\n");
+	if (set)
+	{
+		s = &set->scripts[0];
+		check(s->ncommands == 3 && strcmp(s->commands[0].sql, "SELECT") == 0 &&
+			  s->commands[1].result_target == PB_RESULT_GSET &&
+			  strcmp(s->commands[1].sql, "; ; SELECT 0 AS i5 ; SELECT 5 AS i5 ; ;") == 0 &&
+			  s->commands[2].result_target == PB_RESULT_ASET,
+			  "compound gset/aset: %d commands", s->ncommands);
+		pb_scriptset_free(set);
+	}
+
 	/* a lone backslash is ignored, as in pgbench */
 	set = parse_ok("SELECT 1;\n\\\n");
 	if (set)
@@ -1063,6 +1137,7 @@ test_meta_commands(void)
 
 /* ---- tests: conditionals ------------------------------------------------- */
 
+/* Run the script with :a and :b set and check the resulting :r. */
 static void
 run_if(PbScriptSet *set, const char *a, const char *b, int64_t want)
 {
@@ -1081,6 +1156,7 @@ run_if(PbScriptSet *set, const char *a, const char *b, int64_t want)
 	pb_client_free(client);
 }
 
+/* \if, \elif, \else, \endif: targets, execution and errors. */
 static void
 test_conditionals(void)
 {
@@ -1170,6 +1246,7 @@ test_conditionals(void)
 
 /* ---- tests: variables check ---------------------------------------------- */
 
+/* The static check of variables that nothing sets. */
 static void
 test_check_vars(void)
 {
@@ -1252,6 +1329,7 @@ static const char *rw_sql =
 "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
 "END;\n";
 
+/* pgbench's built-in scripts and PolarDB's ro.sql and rw.sql. */
 static void
 test_builtins(void)
 {
@@ -1362,6 +1440,7 @@ test_builtins(void)
 
 /* ---- tests: random numbers and distributions ----------------------------- */
 
+/* The generator against values derived from its definition. */
 static void
 test_prng(void)
 {
@@ -1408,6 +1487,7 @@ test_prng(void)
 
 #define NDRAWS 1000000
 
+/* Shape of the distributions over a million draws each. */
 static void
 test_distributions(void)
 {
@@ -1553,6 +1633,7 @@ test_distributions(void)
 	}
 }
 
+/* permute() is a bijection; hashes match the documentation. */
 static void
 test_permute_hash(void)
 {
@@ -1601,6 +1682,7 @@ test_permute_hash(void)
 	check(pb_hash_fnv1a(-1, 0) != pb_hash_fnv1a(1, 0), "fnv1a of negatives");
 }
 
+/* Weighted choice of scripts. */
 static void
 test_choose_script(void)
 {
@@ -1624,6 +1706,7 @@ test_choose_script(void)
 
 /* ---- tests: performance of the hot path ---------------------------------- */
 
+/* The benchmark's hot path allocates nothing and is fast. */
 static void
 test_hot_path(void)
 {
@@ -1657,8 +1740,126 @@ test_hot_path(void)
 	pb_scriptset_free(set);
 }
 
+/*
+ * pgbench's own test of expressions, run as pgbench does with
+ * --random-seed=5432 -Dfoo=-10.1 -Dbla=false -Di=+3 -Dn=null -Dt=t -Df=of
+ * -Dd=1.0 for client 0 at scale 1, comparing debug() output line by line
+ * with what pgbench prints.  The random draws (commands 1-3 and 20) only
+ * match if the generator, its seeding and the distributions are pgbench's
+ * bit for bit: a client's generator is seeded with the first number drawn
+ * from the base sequence, and :default_seed is the second.
+ */
+static void
+test_pgbench_expressions(void)
+{
+	static const char *const defs[][2] = {
+		{"foo", "-10.1"}, {"bla", "false"}, {"i", "+3"}, {"n", "null"},
+		{"t", "t"}, {"f", "of"}, {"d", "1.0"}, {"scale", "1"},
+		{"client_id", "0"}, {"random_seed", "5432"},
+	};
+	static const struct
+	{
+		int			command;
+		const char *output;
+	}			expected[] = {
+		{1, "int 17"}, {2, "int 104"}, {3, "int 1498"}, {4, "int 4"},
+		{5, "int 5"}, {6, "int 6"}, {7, "int 7"}, {8, "int 8"}, {9, "int 9"},
+		{10, "int 10"}, {11, "int 11"}, {12, "int 12"}, {15, "double 15"},
+		{16, "double 16"}, {17, "double 17"}, {20, "int 3"},
+		{21, "double -27"}, {22, "double 1024"}, {23, "double 1"},
+		{24, "double 1"}, {25, "double -0.125"}, {26, "double -0.125"},
+		{27, "double -0.00032"}, {28, "double 8.50705917302346e+37"},
+		{29, "double 1e+30"}, {30, "boolean false"}, {31, "boolean true"},
+		{32, "int 32"}, {33, "int 33"}, {34, "double 34"}, {35, "int 35"},
+		{36, "int 36"}, {37, "double 37"}, {38, "int 38"}, {39, "int 39"},
+		{40, "boolean true"}, {41, "null"}, {42, "null"},
+		{43, "boolean true"}, {44, "boolean true"}, {45, "boolean true"},
+		{46, "int 46"}, {47, "boolean true"}, {48, "boolean true"},
+		{49, "int -5817877081768721676"}, {50, "boolean true"},
+		{51, "int -7793829335365542153"}, {52, "int "}, {53, "boolean true"},
+		{65, "int 65"}, {74, "int 74"}, {83, "int 83"}, {86, "int 86"},
+		{93, "int 93"}, {95, "int 0"}, {96, "int 1"}, {97, "int 0"},
+		{98, "int 5432"}, {99, "int -9223372036854775808"},
+		{100, "int 9223372036854775807"}, {101, "boolean true"},
+		{102, "boolean true"}, {103, "boolean true"}, {104, "boolean true"},
+		{105, "boolean true"}, {109, "boolean true"}, {110, "boolean true"},
+		{111, "boolean true"}, {113, "boolean true"},
+	};
+	static char outputs[200][64];
+	PbScriptSet *set = parse_ok(pgbench_expressions_sql);
+	PbClientState *client;
+	PbPrng		base;
+	uint64_t	client_seed;
+	int64_t		default_seed;
+	char		buf[64];
+	FILE	   *capture;
+	int			saved;
+	int			nsql;
+	int64_t		slept;
+	PbError		err;
+	bool		ok;
+	size_t		k;
+	char		line[256];
+
+	if (!set)
+		return;
+	pb_prng_seed(&base, 5432);
+	client_seed = pb_prng_u64(&base);
+	default_seed = (int64_t) pb_prng_u64(&base);
+	client = pb_client_create(set, client_seed, default_seed);
+	for (k = 0; k < sizeof(defs) / sizeof(defs[0]); k++)
+		pb_var_set_string(client, pb_var_id(set, defs[k][0], true), defs[k][1], &err);
+	snprintf(buf, sizeof(buf), "%lld", (long long) default_seed);
+	pb_var_set_string(client, pb_var_id(set, "default_seed", true), buf, &err);
+
+	/* debug() writes to stderr: capture it */
+	capture = tmpfile();
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(capture), 2);
+	ok = run_script(set, 0, client, &nsql, &slept, &err);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	check(ok, "pgbench expressions run: %s (line %d)", ok ? "" : err.message, err.line);
+	check(set->scripts[0].ncommands == 113, "pgbench expressions: %d commands",
+		  set->scripts[0].ncommands);
+
+	memset(outputs, 0, sizeof(outputs));
+	rewind(capture);
+	while (fgets(line, sizeof(line), capture))
+	{
+		int			command;
+		char	   *colon = strstr(line, "): ");
+
+		if (sscanf(line, "debug(script=test,command=%d)", &command) == 1 &&
+			colon != NULL && command > 0 && command < 200)
+		{
+			colon[3 + strcspn(colon + 3, "\n")] = '\0';
+			snprintf(outputs[command], sizeof(outputs[command]), "%s", colon + 3);
+		}
+	}
+	fclose(capture);
+	for (k = 0; k < sizeof(expected) / sizeof(expected[0]); k++)
+	{
+		const char *got = outputs[expected[k].command];
+		size_t		len = strlen(expected[k].output);
+		char		after = got[len];
+
+		/* the TAP test matches "output\\b": a prefix ending a word */
+		check(strncmp(got, expected[k].output, len) == 0 &&
+			  (expected[k].command == 52 ||
+			   !(isalnum((unsigned char) after) || after == '_')),
+			  "pgbench expression command %d: want \"%s\", got \"%s\"",
+			  expected[k].command, expected[k].output, got);
+	}
+	pb_client_free(client);
+	pb_scriptset_free(set);
+}
+
 /* ---- regressions found by fuzzing ---------------------------------------- */
 
+/* Inputs found by fuzzing must parse or fail cleanly. */
 static void
 test_fuzz_regressions(void)
 {
@@ -1694,6 +1895,7 @@ test_fuzz_regressions(void)
 	}
 }
 
+/* Run every test and report. */
 int
 main(void)
 {
@@ -1711,6 +1913,7 @@ main(void)
 	test_distributions();
 	test_permute_hash();
 	test_choose_script();
+	test_pgbench_expressions();
 	test_hot_path();
 	test_fuzz_regressions();
 
