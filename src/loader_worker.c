@@ -53,6 +53,7 @@
 #include "storage/proc.h"
 #include "storage/procarray.h"
 #include "tcop/tcopprot.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -210,6 +211,9 @@ pb_loader_run_parallel(const PbLoadOptions *opts)
 		pb_loader_wake_workers(shared);
 		pb_loader_wait_all(leader, PB_LOADER_COMMITTED, NULL);
 		RESUME_INTERRUPTS();
+
+		/* see the workers' tables, not what the caches said before */
+		AcceptInvalidationMessages();
 		if (opts->progress)
 			pb_progress_notice(&progress, progress.total, true);
 
