@@ -391,7 +391,9 @@ pgb_fill_accounts(const PbLoadOptions *opts, int part, PbProgress *progress)
 	int			t;
 
 	pb_progress_table_begin(progress,
-							pb_loader_relid(opts, "pgbench_accounts"));
+							pb_loader_relid(opts, part > 0 ?
+											psprintf("pgbench_accounts_%d", part) :
+											"pgbench_accounts"));
 
 	if (opts->partitions > 0)
 		part_size = (naccounts + opts->partitions - 1) / opts->partitions;

@@ -53,6 +53,7 @@
 #include "storage/proc.h"
 #include "storage/procarray.h"
 #include "tcop/tcopprot.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -121,7 +122,8 @@ static void pb_loader_wait_all(PbLoadLeader *leader, PbLoadStatus status,
 static void pb_loader_wake_workers(PbLoadShared *shared);
 static void pb_loader_worker_run(PbLoadShared *shared, int index);
 static PbLoadVerdict pb_loader_worker_wait(PbLoadShared *shared,
-										   bool for_drop);
+										   bool for_drop,
+										   PbLoadVerdict past);
 static void pb_loader_worker_drop(PbLoadShared *shared, bool cleanup);
 
 /*
@@ -210,6 +212,9 @@ pb_loader_run_parallel(const PbLoadOptions *opts)
 		pb_loader_wake_workers(shared);
 		pb_loader_wait_all(leader, PB_LOADER_COMMITTED, NULL);
 		RESUME_INTERRUPTS();
+
+		/* see the workers' tables, not what the caches said before */
+		AcceptInvalidationMessages();
 		if (opts->progress)
 			pb_progress_notice(&progress, progress.total, true);
 
@@ -433,7 +438,8 @@ pb_loader_worker_run(PbLoadShared *shared, int index)
 		pg_atomic_write_u32(&shared->dropped, 1);
 		pb_loader_wake_workers(shared);
 	}
-	else if (pb_loader_worker_wait(shared, true) == PB_VERDICT_ABORT)
+	else if (pb_loader_worker_wait(shared, true, PB_VERDICT_NONE) ==
+			 PB_VERDICT_ABORT)
 		proc_exit(0);
 
 	/* step 2 */
@@ -456,7 +462,8 @@ pb_loader_worker_run(PbLoadShared *shared, int index)
 	SetLatch(leader_latch);
 
 	/* step 3 */
-	if (pb_loader_worker_wait(shared, false) != PB_VERDICT_COMMIT)
+	if (pb_loader_worker_wait(shared, false, PB_VERDICT_NONE) !=
+		PB_VERDICT_COMMIT)
 		ereport(ERROR,
 				(errcode(ERRCODE_QUERY_CANCELED),
 				 errmsg("polarbench load canceled")));
@@ -466,24 +473,20 @@ pb_loader_worker_run(PbLoadShared *shared, int index)
 	SetLatch(leader_latch);
 
 	/* step 4 */
-	while (pg_atomic_read_u32(&shared->verdict) == PB_VERDICT_COMMIT)
-		if (pb_loader_worker_wait(shared, false) != PB_VERDICT_COMMIT)
-			break;
-	if (pg_atomic_read_u32(&shared->verdict) != PB_VERDICT_DONE &&
-		index == 0)
+	if (pb_loader_worker_wait(shared, false, PB_VERDICT_COMMIT) !=
+		PB_VERDICT_DONE && index == 0)
 		pb_loader_worker_drop(shared, true);
 }
 
 /*
  * Wait for the leader: with for_drop, until step 1 is done; otherwise
- * until the verdict changes from what it was when called.  A leader gone
- * counts as ABORT.  Returns the verdict.
+ * until the verdict is no longer past.  A leader gone counts as ABORT.
+ * Returns the verdict.
  */
 static PbLoadVerdict
-pb_loader_worker_wait(PbLoadShared *shared, bool for_drop)
+pb_loader_worker_wait(PbLoadShared *shared, bool for_drop,
+					  PbLoadVerdict past)
 {
-	uint32		start = pg_atomic_read_u32(&shared->verdict);
-
 	for (;;)
 	{
 		uint32		verdict = pg_atomic_read_u32(&shared->verdict);
@@ -491,7 +494,7 @@ pb_loader_worker_wait(PbLoadShared *shared, bool for_drop)
 		if (verdict == PB_VERDICT_ABORT)
 			return PB_VERDICT_ABORT;
 		if (for_drop ? pg_atomic_read_u32(&shared->dropped) != 0 :
-			verdict != start)
+			verdict != (uint32) past)
 			return (PbLoadVerdict) verdict;
 		if (BackendPidGetProc(shared->leader_pid) == NULL)
 		{
