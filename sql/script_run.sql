@@ -129,4 +129,39 @@ SELECT status, error_sqlstate, transactions FROM polarbench_runs
  ORDER BY run_id DESC LIMIT 1;
 SELECT n FROM script_counter;
 
+-- serialization failures and deadlocks count as failed transactions and the
+-- client goes on, as in pgbench; here every third transaction fails so
+CREATE FUNCTION script_fail_every_third(n int) RETURNS int
+LANGUAGE plpgsql AS $f$
+BEGIN
+	IF n % 3 = 0 THEN
+		RAISE EXCEPTION 'simulated conflict' USING ERRCODE = 'serialization_failure';
+	END IF;
+	RETURN n;
+END
+$f$;
+UPDATE script_counter SET n = 0;
+SELECT transactions, failed FROM polarbench_run(script => $s$
+UPDATE script_counter SET n = n + 1 RETURNING n \gset
+SELECT script_fail_every_third(:n);
+$s$, clients => 1, transactions => 9);
+SELECT status, transactions, failed FROM polarbench_runs ORDER BY run_id DESC LIMIT 1;
+SELECT command_no, executions, failures FROM polarbench_statements
+ WHERE run_id = (SELECT max(run_id) FROM polarbench_runs) ORDER BY 1;
+
+-- BEGIN's options apply to the transaction it opens
+TRUNCATE script_values;
+SELECT transactions FROM polarbench_run(script => $s$
+BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
+SELECT current_setting('transaction_isolation') AS iso,
+       current_setting('transaction_read_only') AS ro \gset
+END;
+START TRANSACTION;
+SELECT current_setting('transaction_isolation') AS iso2 \gset
+COMMIT;
+INSERT INTO script_values (t) VALUES (:iso || ', ' || :ro || '; then ' || :iso2);
+$s$, transactions => 1);
+SELECT t FROM script_values;
+
+DROP FUNCTION script_fail_every_third(int);
 DROP TABLE script_values, script_counter;

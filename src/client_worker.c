@@ -207,6 +207,8 @@ pb_client_handle_error(MemoryContext loop_cxt)
 	ErrorData  *edata;
 	bool		retryable;
 
+	/* not using PG_TRY, so reset the error context stack by hand */
+	error_context_stack = NULL;
 	HOLD_INTERRUPTS();
 	MemoryContextSwitchTo(loop_cxt);
 	edata = CopyErrorData();

@@ -21,9 +21,12 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "nodes/parsenodes.h"
 #include "parser/parse_param.h"
+#include "parser/parser.h"
 #include "pgstat.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/plancache.h"
@@ -42,6 +45,7 @@ typedef struct PbPrepared
 	Oid		   *input_params;
 	Datum	   *values;
 	char	   *nulls;
+	List	   *begin_options;	/* BEGIN: isolation level and the like */
 	int			nresult_vars;	/* \gset/\aset: result columns */
 	int		   *result_vars;	/* variable id of each column */
 } PbPrepared;
@@ -181,6 +185,30 @@ pb_prepare_command(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
 }
 
 /*
+ * pb_begin_options
+ *		The options of a BEGIN or START TRANSACTION command (ISOLATION
+ *		LEVEL, READ ONLY, DEFERRABLE), kept in the executor's context.
+ */
+static List *
+pb_begin_options(PbExecutor *exec, const PbCommand *cmd)
+{
+	List	   *stmts = raw_parser(cmd->sql, RAW_PARSE_DEFAULT);
+	RawStmt    *raw;
+	MemoryContext old;
+	List	   *options;
+
+	if (list_length(stmts) != 1)
+		return NIL;
+	raw = linitial_node(RawStmt, stmts);
+	if (!IsA(raw->stmt, TransactionStmt))
+		return NIL;
+	old = MemoryContextSwitchTo(exec->cxt);
+	options = copyObject(((TransactionStmt *) raw->stmt)->options);
+	MemoryContextSwitchTo(old);
+	return options;
+}
+
+/*
  * pb_executor_prepare
  *		Prepare every SQL command of every script, in a transaction of its
  *		own.  Errors (a missing table, a syntax error) propagate.
@@ -205,6 +233,8 @@ pb_executor_prepare(PbExecutor *exec)
 
 			if (cmd->kind == PB_CMD_SQL && cmd->txn == PB_TXN_NONE)
 				pb_prepare_command(exec, cmd, &exec->prepared[s][c]);
+			else if (cmd->kind == PB_CMD_SQL && cmd->txn == PB_TXN_BEGIN)
+				exec->prepared[s][c].begin_options = pb_begin_options(exec, cmd);
 		}
 	}
 
@@ -231,12 +261,27 @@ pb_executor_set_client(PbExecutor *exec, PbClientState *client)
 	exec->client = client;
 }
 
-/* Start a transaction for the commands to come. */
+/*
+ * Start a transaction for the commands to come, with the options of its
+ * BEGIN applied before the transaction takes its first snapshot, as the
+ * server applies them.
+ */
 static void
-pb_xact_start(PbExecutor *exec)
+pb_xact_start(PbExecutor *exec, List *options)
 {
+	ListCell   *lc;
+
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
+	foreach(lc, options)
+	{
+		DefElem    *item = lfirst_node(DefElem, lc);
+
+		if (strcmp(item->defname, "transaction_isolation") == 0 ||
+			strcmp(item->defname, "transaction_read_only") == 0 ||
+			strcmp(item->defname, "transaction_deferrable") == 0)
+			SetPGVariable(item->defname, list_make1(item->arg), true);
+	}
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	PushActiveSnapshot(GetTransactionSnapshot());
@@ -413,7 +458,7 @@ pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
 			/* a BEGIN inside a block is ignored, as the server warns */
 			if (!exec->in_block)
 			{
-				pb_xact_start(exec);
+				pb_xact_start(exec, p->begin_options);
 				exec->in_block = true;
 			}
 			return;
@@ -431,7 +476,7 @@ pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
 
 	implicit = !exec->in_block;
 	if (implicit)
-		pb_xact_start(exec);
+		pb_xact_start(exec, NIL);
 
 	if (exec->activity != cmd->text)
 	{
