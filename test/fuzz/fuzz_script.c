@@ -124,8 +124,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				}
 				run_script(script, client, set);
 			}
+			/* every variable's value and text, into a small buffer */
+			for (i = 0; i < set->nvars; i++)
+			{
+				char		buf[8];
+				PbValue		v;
+
+				(void) pb_var_get_string(client, i, buf, sizeof(buf));
+				(void) pb_var_get_value(client, set, i, &v, &err);
+			}
 			pb_client_free(client);
 		}
+
+		/* a second script in the same set: the second half of the input */
+		(void) pb_script_parse(set, "half", text + size / 2, 2, &err);
+		(void) pb_scriptset_check_vars(set, &err);
 	}
 	pb_scriptset_free(set);
 	(void) pb_builtin_script(text, NULL);
