@@ -43,7 +43,8 @@ SELECT transactions FROM polarbench_run(script => $s$
 \set i 9000000000 + :client_id
 \set d 1.5 * 2
 INSERT INTO script_values VALUES (:client_id, :i, :d, :label, :n);
-$s$, clients => 2, transactions => 1, vars => '{"label": "it''s text", "n": 7}');
+$s$, clients => 2, transactions => 1,
+   vars => jsonb_build_object('label', 'it''s text, and longer than sixty-four bytes, so not formatted into a buffer', 'n', 7));
 SELECT client, i, d, t, n FROM script_values ORDER BY client;
 
 -- \gset and \aset feed query results into variables; \if branches

@@ -365,7 +365,7 @@ pb_param_value(PbExecutor *exec, PbPrepared *p, int i, int var, char *isnull)
 	else if (v->value.type == PB_VAL_DOUBLE && p->types[i] == FLOAT8OID)
 		return Float8GetDatum(v->value.u.dval);
 
-	str = pb_var_get_string(exec->client, var, exec->strbuf, sizeof(exec->strbuf));
+	str = pb_var_get_string_ref(exec->client, var, exec->strbuf, sizeof(exec->strbuf));
 	if (str == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
