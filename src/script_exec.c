@@ -531,6 +531,28 @@ pb_sleep(int64 usec)
 }
 
 /*
+ * pb_meta_sqlstate
+ *		The SQLSTATE the server would give to a meta-command's failure, from
+ *		the script library's (pgbench's) message.
+ */
+static int
+pb_meta_sqlstate(const char *message)
+{
+	if (strcmp(message, "division by zero") == 0)
+		return ERRCODE_DIVISION_BY_ZERO;
+	if (strstr(message, "out of range") || strstr(message, "overflow"))
+		return ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+	if (strstr(message, "parameter") || strstr(message, "range given") ||
+		strstr(message, "range is too large"))
+		return ERRCODE_INVALID_PARAMETER_VALUE;
+	if (strstr(message, "undefined variable"))
+		return ERRCODE_UNDEFINED_OBJECT;
+	if (strstr(message, "cannot coerce") || strstr(message, "malformed variable"))
+		return ERRCODE_DATATYPE_MISMATCH;
+	return ERRCODE_DATA_EXCEPTION;
+}
+
+/*
  * pb_executor_run_script
  *		Run one script from its first command to its last: one benchmark
  *		transaction.  Counts each command's executions and time into stats
@@ -567,7 +589,7 @@ pb_executor_run_script(PbExecutor *exec, int script_no, PbCommandStats *stats,
 			if (!pb_exec_meta(script, pc, exec->client, exec->set, &next,
 							  &sleep_us, &err))
 				ereport(ERROR,
-						(errcode(ERRCODE_DATA_EXCEPTION),
+						(errcode(pb_meta_sqlstate(err.message)),
 						 errmsg("%s", err.message),
 						 errdetail("Command at line %d of %s: %s", cmd->line,
 								   script->name, cmd->text)));
