@@ -151,11 +151,24 @@ pb_recorder_insert_run(PbRunConfig *config)
 
 	sql = psprintf("INSERT INTO %s (workload, scripts, weights, clients, duration,"
 				   " transactions_limit, progress_interval, vars, random_seed,"
-				   " run_by, status, started_at)"
+				   " run_by, status, started_at, recorder_pid)"
 				   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10,"
-				   " 'running', now()) RETURNING run_id",
+				   " 'running', now(), pg_backend_pid()) RETURNING run_id",
 				   pb_table("polarbench_run_data"));
 	pb_recorder_begin();
+
+	/*
+	 * A run still marked running whose recorder is gone was cut short by a
+	 * crash or a restart: say so, rather than leave it running for ever.
+	 */
+	pb_recorder_exec(psprintf("UPDATE %s SET status = 'failed', ended_at = now(),"
+							  " error_sqlstate = '57P01', error_message ="
+							  " 'the run was interrupted: its recorder stopped before the run ended'"
+							  " WHERE status = 'running' AND recorder_pid NOT IN"
+							  " (SELECT pid FROM pg_stat_activity"
+							  "   WHERE backend_type = 'polarbench recorder')",
+							  pb_table("polarbench_run_data")),
+					 0, NULL, NULL, NULL);
 	pb_recorder_exec(sql, 10, types, values, nulls);
 	if (SPI_processed != 1)
 		elog(ERROR, "polarbench recorder: run row not inserted");

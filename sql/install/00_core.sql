@@ -37,7 +37,8 @@ CREATE TABLE polarbench_run_data (
 	latency_p99			float8,
 	latency_max			float8,
 	error_sqlstate		text,
-	error_message		text
+	error_message		text,
+	recorder_pid		int
 );
 
 CREATE TABLE polarbench_progress_data (

@@ -10,7 +10,7 @@ use Test::More;
 
 my $node = PostgreSQL::Test::Cluster->new('lifecycle');
 $node->init;
-$node->append_conf('postgresql.conf', "max_worker_processes = 16\n");
+$node->append_conf('postgresql.conf', "max_worker_processes = 16\nrestart_after_crash = on\n");
 $node->start;
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION polarbench;
@@ -112,6 +112,25 @@ like($bg->{stderr}, qr/ERROR:  relation "pgbench_accounts" does not exist/,
 is($node->safe_psql('postgres', $workers), '0', 'no worker left after a client error');
 is(last_run(), 'failed 42P01', 'failed run is recorded with its SQLSTATE');
 $bg->quit;
+
+# 5. a crash cuts a run short: the next run marks it failed, not running
+$node->safe_psql('postgres', q{SELECT polarbench_init('pgbench', scale => 1)});
+$bg = start_run(
+	q{SELECT * FROM polarbench_run('select-only', clients => 2, duration => 600)},
+	'SELECT abalance FROM pgbench_accounts%');
+my $run_id = $node->safe_psql('postgres', 'SELECT max(run_id) FROM polarbench_runs');
+my $recorder = $node->safe_psql('postgres', q{
+	SELECT pid FROM pg_stat_activity WHERE backend_type = 'polarbench recorder'});
+kill 'KILL', $recorder;
+eval { $bg->quit };
+$node->poll_query_until('postgres', 'SELECT true') or die;
+$node->poll_query_until('postgres', "SELECT ($workers) = 0") or die;
+is($node->safe_psql('postgres', q{
+	SELECT transactions FROM polarbench_run('select-only', transactions => 3)}),
+	'3', 'runs work after the crash');
+is($node->safe_psql('postgres', qq{
+	SELECT status || ' ' || error_sqlstate FROM polarbench_runs WHERE run_id = $run_id}),
+	'failed 57P01', 'the run cut short by the crash is marked failed');
 
 $node->stop;
 done_testing();
