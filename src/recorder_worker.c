@@ -393,6 +393,7 @@ pb_recorder_main(Datum main_arg)
 	PbScriptSet *set;
 	int64		run_id;
 	PbTotals	last = {0};
+	int64		last_ns = 0;
 	int			ticks = 0;
 
 	pqsignal(SIGTERM, die);
@@ -436,6 +437,7 @@ pb_recorder_main(Datum main_arg)
 	}
 
 	pgstat_report_activity(STATE_RUNNING, "polarbench: recording");
+	last_ns = run->start_ns;
 	while (!pb_clients_exited(run, slots))
 	{
 		long		timeout = 1000;
@@ -452,9 +454,11 @@ pb_recorder_main(Datum main_arg)
 				PbRunSummary interval;
 
 				pb_totals_read(run, slots, &totals);
-				pb_summary_interval(&last, &totals, run->progress_interval,
+				/* the figures cover the time since the last reading */
+				pb_summary_interval(&last, &totals, (now - last_ns) / 1e9,
 									&interval);
 				last = totals;
+				last_ns = now;
 				ticks++;
 				pb_recorder_progress(run_id, (double) ticks * run->progress_interval,
 									 &interval);

@@ -254,6 +254,26 @@ pb_client_gone_error(PbRunShared *run)
 }
 
 /*
+ * pb_recorder_gone_error
+ *		Record that the recorder exited before the run ended, and stop it.
+ */
+static void
+pb_recorder_gone_error(PbRunShared *run)
+{
+	SpinLockAcquire(&run->mutex);
+	if (run->error_code == 0)
+	{
+		run->error_code = ERRCODE_INTERNAL_ERROR;
+		strlcpy(run->error_message, "the run's recorder exited before the run ended",
+				sizeof(run->error_message));
+		strlcpy(run->error_detail, "See the server log for the reason.",
+				sizeof(run->error_detail));
+	}
+	SpinLockRelease(&run->mutex);
+	pb_set_stop(run, PB_STOP_FAILED);
+}
+
+/*
  * pb_launch_run
  *		Run a benchmark and wait for its end.  Fills *result and returns
  *		normally if the run finished; raises the clients' error if it
@@ -438,6 +458,16 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 		pb_launcher_wait(1000);
 	}
 
+	/*
+	 * The recorder ends after every client, unless it failed: then the run
+	 * cannot be recorded, and the clients are told to stop.
+	 */
+	for (int i = 0; i < run->nclients; i++)
+		if (pg_atomic_read_u32(&pb_slot(run, launch->slots, i)->status) != PB_SLOT_EXITED)
+		{
+			pb_recorder_gone_error(run);
+			break;
+		}
 	for (int i = 0; i < launch->nhandles; i++)
 		(void) WaitForBackgroundWorkerShutdown(launch->handles[i]);
 	pb_mark_gone_clients(launch);

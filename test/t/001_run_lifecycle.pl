@@ -132,5 +132,16 @@ is($node->safe_psql('postgres', qq{
 	SELECT status || ' ' || error_sqlstate FROM polarbench_runs WHERE run_id = $run_id}),
 	'failed 57P01', 'the run cut short by the crash is marked failed');
 
+# 6. the recorder fails (here its progress row is refused): the run stops
+$node->safe_psql('postgres', q{
+	ALTER TABLE polarbench_progress_data ADD CONSTRAINT refuse CHECK (false) NOT VALID});
+my ($ret, $out, $err) = $node->psql('postgres', q{
+	SELECT * FROM polarbench_run('select-only', clients => 2, duration => 600, progress => 1)});
+like($err, qr/ERROR:  the run's recorder exited before the run ended/,
+	'a failed recorder stops the run with an error');
+is($node->safe_psql('postgres', $workers), '0', 'no worker left after the recorder failed');
+$node->safe_psql('postgres', q{
+	ALTER TABLE polarbench_progress_data DROP CONSTRAINT refuse});
+
 $node->stop;
 done_testing();
