@@ -565,7 +565,8 @@ build_run_query(const ClientOptions *opts, PQExpBuffer sql, ParamList *p)
 	for (int i = 0; i < opts->nbuiltins; i++)
 		appendPQExpBuffer(&workload, "%s%s@%d", i > 0 ? "," : "",
 						  opts->scripts[i].builtin, opts->scripts[i].weight);
-	appendPQExpBuffer(sql, "workload => $%d", add_param(p, workload.data));
+	appendPQExpBuffer(sql, "workload => $%d",
+					  add_param(p, opts->nbuiltins > 0 ? workload.data : NULL));
 
 	num = psprintf("%d", opts->nclients);
 	appendPQExpBuffer(sql, ", clients => $%d::int", add_param(p, num));
@@ -611,7 +612,7 @@ build_run_query(const ClientOptions *opts, PQExpBuffer sql, ParamList *p)
 		appendPQExpBuffer(sql, ", scale => $%d::int",
 						  add_param(p, psprintf("%d", opts->scale)));
 	appendPQExpBufferStr(sql, ")");
-	termPQExpBuffer(&workload);
+	/* workload.data stays: it is a parameter */
 }
 
 /*
