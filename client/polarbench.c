@@ -671,6 +671,11 @@ run_benchmark(PGconn *conn, const ClientOptions *opts)
 		return 1;
 	}
 
+	/* as pgbench, say what runs before it starts: here, the server */
+	printf("%s (%s, server %s)\n", progname, POLARBENCH_VERSION,
+		   PQparameterStatus(conn, "server_version"));
+	fflush(stdout);
+
 	initPQExpBuffer(&sql);
 	build_run_query(opts, &sql, &params);
 	if (PQExpBufferBroken(&sql))

@@ -81,7 +81,8 @@ is($node->safe_psql('postgres', 'SELECT count(*) FROM pgbench_branches'), '1',
 # 3. a built-in run, reported in pgbench's words
 command_like(
 	[ $bin, '-c', '2', '-t', '20', '-S' ],
-	qr/^transaction\ type:\ <builtin:\ select\ only>\n
+	qr/^polarbench\ \(\d+\.\d+,\ server\ .+\)\n
+	   transaction\ type:\ <builtin:\ select\ only>\n
 	   scaling\ factor:\ 1\n
 	   query\ mode:\ prepared\n
 	   number\ of\ clients:\ 2\n
@@ -156,13 +157,13 @@ is(run_count(), $before, 'no run started for a bad script');
 my $div = "$tmp/div.sql";
 append_to_file($div, "SELECT 1/0;\n");
 command_checks_all([ $bin, '-f', $div, '-t', '1' ],
-	2, [qr/^$/], [ qr/error: division by zero/, qr/recorded as failed/ ],
+	2, [qr/^polarbench \(\d+\.\d+, server /], [ qr/error: division by zero/, qr/recorded as failed/ ],
 	'failed run');
 is(last_run(), 'failed', 'failed run recorded');
 
 # a server error before any run: exit status 1
 command_checks_all([ $bin, '-f', $script, '-t', '1', '-D', 'range=5', '-D', 'word=a', '-c', '100' ],
-	1, [qr/^$/], [qr/max_worker_processes/], 'refused run');
+	1, [qr/^polarbench \(\d+\.\d+, server /], [qr/max_worker_processes/], 'refused run');
 
 # 9. Ctrl-C: a cancel request, the run recorded as canceled, exit status 2
 my ($out, $err) = ('', '');
