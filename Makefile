@@ -32,3 +32,17 @@ sql/polarbench--1.0.sql: $(sort $(wildcard sql/install/*.sql))
 installcheck: test/regress_out
 test/regress_out:
 	mkdir -p $@
+
+# The command-line client (client/) has a PGXS Makefile of its own, since
+# one PGXS Makefile builds one kind of target; build, install and clean it
+# along with the extension.  The TAP tests run the client from client/.
+all: client-all
+install: client-install
+uninstall: client-uninstall
+clean: client-clean
+installcheck: client-all
+
+client-all client-install client-uninstall client-clean:
+	$(MAKE) -C client PG_CONFIG=$(PG_CONFIG) $(patsubst client-%,%,$@)
+
+.PHONY: client-all client-install client-uninstall client-clean
