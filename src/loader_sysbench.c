@@ -11,7 +11,8 @@
  * 11-digit groups separated by dashes (10 groups in c, 5 in pad, blank
  * padded to the column's length).  sysbench inserts through the id
  * sequence, so the sequence is left where it would be: last value
- * table_size, called.  One job per table: tables are independent, so a
+ * table_size, called.  Like sysbench, no ANALYZE: autovacuum sees to
+ * statistics (and rows are frozen already).  One job per table: tables are independent, so a
  * parallel load gives each worker whole tables.
  *
  *-------------------------------------------------------------------------
@@ -179,7 +180,7 @@ sb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 	if (opts->table_size > 0)
 		pb_loader_sql("SELECT pg_catalog.setval(pg_catalog.pg_get_serial_sequence(%s, 'id'), %d)",
 					  quote_literal_cstr(qname), opts->table_size);
-	pb_loader_sql("ANALYZE %s", qname);
+	/* sysbench prepare does not analyze: autovacuum will */
 	return rows;
 }
 
