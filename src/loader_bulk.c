@@ -53,6 +53,19 @@ pb_bulk_begin(Oid relid, PbProgress *progress, int batch)
 			 RelationGetRelationName(bulk->rel));
 
 	/*
+	 * Rows go in without index maintenance, triggers or row security: the
+	 * table must still be as the load created it (an event trigger could
+	 * have added an index meanwhile).
+	 */
+	if (bulk->rel->rd_rel->relhasindex || bulk->rel->rd_rel->relhastriggers ||
+		bulk->rel->rd_rel->relrowsecurity)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("table \"%s\" got indexes, triggers or row security before it was loaded",
+						RelationGetRelationName(bulk->rel)),
+				 errhint("Disable the event triggers that change new tables while polarbench_init runs.")));
+
+	/*
 	 * Frozen rows are only safe when nobody but this (sub)transaction can
 	 * have seen the table: if the transaction or the subtransaction aborts,
 	 * the rows go with the table.  That is COPY FREEZE's test.
