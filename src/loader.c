@@ -19,6 +19,7 @@
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -107,7 +108,7 @@ polarbench_init(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("polarbench_init cannot create its tables in a temporary schema"),
 				 errhint("Put a permanent schema first in search_path.")));
-	aclresult = pg_namespace_aclcheck(opts.nspid, GetUserId(), ACL_CREATE);
+	aclresult = pb_namespace_aclcheck(opts.nspid, GetUserId(), ACL_CREATE);
 	if (aclresult != ACLCHECK_OK)
 		aclcheck_error(aclresult, OBJECT_SCHEMA,
 					   get_namespace_name(opts.nspid));

@@ -30,6 +30,25 @@
 
 #include "compat.h"
 
+/*
+ * Version differences the loader meets (kept here rather than in compat.h,
+ * which the other subsystems share).
+ */
+#if PG_VERSION_NUM >= 160000
+#define PB_REL_FIRST_SUBID(rel)		((rel)->rd_firstRelfilelocatorSubid)
+#define pb_namespace_aclcheck(nsp, role, mode) \
+	object_aclcheck(NamespaceRelationId, (nsp), (role), (mode))
+#else
+#define PB_REL_FIRST_SUBID(rel)		((rel)->rd_firstRelfilenodeSubid)
+#define pb_namespace_aclcheck(nsp, role, mode) \
+	pg_namespace_aclcheck((nsp), (role), (mode))
+#endif
+#if PG_VERSION_NUM >= 170000
+#define PB_MY_PROCNO				MyProcNumber
+#else
+#define PB_MY_PROCNO				(MyProc->pgprocno)
+#endif
+
 /* Data sets polarbench_init() knows */
 typedef enum PbDatasetKind
 {

@@ -72,7 +72,7 @@ pb_bulk_begin(Oid relid, PbProgress *progress, int batch)
 	 */
 	bulk->options = TABLE_INSERT_SKIP_FSM;
 	if (bulk->rel->rd_createSubid == subid ||
-		bulk->rel->rd_firstRelfilenodeSubid == subid)
+		PB_REL_FIRST_SUBID(bulk->rel) == subid)
 		bulk->options |= TABLE_INSERT_FROZEN;
 
 	bulk->cid = GetCurrentCommandId(true);
