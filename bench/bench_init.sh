@@ -92,6 +92,7 @@ time_it pgbench_i_p4 pgbench -i -q -s "$SCALE" --partitions=4
 echo
 ratio "pgbench -i / polarbench_init" "$T_pgbench_i" "$T_polarbench_pgbench"
 ratio "pgbench -i -I dtGvp / polarbench_init" "$T_pgbench_i_dtGvp" "$T_polarbench_pgbench"
+ratio "pgbench -i / polarbench_init(partitions 4, parallel 2)" "$T_pgbench_i" "$T_polarbench_pgbench_p4"
 ratio "pgbench -i --partitions=4 / polarbench_init(partitions 4, parallel 2)" "$T_pgbench_i_p4" "$T_polarbench_pgbench_p4"
 echo
 

@@ -39,6 +39,18 @@ SET search_path = polarbench_locked, public;
 SELECT polarbench_init('ycsb', records => 10);
 RESET search_path;
 RESET ROLE;
+-- loader workers log in as the caller: a NOLOGIN role cannot load in parallel
+CREATE ROLE polarbench_nologin_tester NOLOGIN;
+GRANT EXECUTE ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean) TO polarbench_nologin_tester;
+CREATE SCHEMA polarbench_nologin AUTHORIZATION polarbench_nologin_tester;
+SET ROLE polarbench_nologin_tester;
+SET search_path = polarbench_nologin, public;
+SELECT polarbench_init('sysbench', tables => 2, parallel => 2);
+RESET search_path;
+RESET ROLE;
+DROP SCHEMA polarbench_nologin;
+REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean) FROM polarbench_nologin_tester;
+DROP ROLE polarbench_nologin_tester;
 DROP SCHEMA polarbench_locked;
 REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean) FROM polarbench_loader_tester;
 DROP ROLE polarbench_loader_tester;
