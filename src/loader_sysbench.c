@@ -143,7 +143,7 @@ sb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 	pg_prng_seed(&rng, pg_prng_uint64(&pg_global_prng_state));
 	relid = pb_loader_relid(opts, name);
 	pb_progress_table_begin(progress, relid);
-	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH);
+	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH, true);
 	for (id = 1; id <= opts->table_size; id++)
 	{
 		TupleTableSlot *slot = pb_bulk_next_slot(bulk);

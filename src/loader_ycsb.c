@@ -149,7 +149,8 @@ ycsb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 	bulk = pb_bulk_begin(relid, progress,
 						 (int) Max(1, Min(PB_BULK_BATCH,
 										  YCSB_BATCH_BYTES /
-										  ((int64) opts->fields * opts->field_length))));
+										  ((int64) opts->fields * opts->field_length))),
+						 false);
 	for (keynum = 0; keynum < opts->records; keynum++)
 	{
 		TupleTableSlot *slot = pb_bulk_next_slot(bulk);
