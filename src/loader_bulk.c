@@ -55,6 +55,9 @@
 
 #include "loader.h"
 
+/* first block of a batch's memory context */
+#define PB_BATCH_CONTEXT_SIZE	(2 * 1024 * 1024)
+
 static void pb_bulk_flush(PbBulkInsert *bulk);
 static char *palloc_aligned_pages(PbBulkInsert *bulk);
 static void pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple);
@@ -120,9 +123,16 @@ pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows)
 		PageInit((Page) bulk->pages, BLCKSZ, 0);
 	}
 	bulk->bistate = GetBulkInsertState();
+	/*
+	 * A batch's values fit in the context's first block, kept across
+	 * resets: no malloc()/free() churn (nor the page faults of memory
+	 * handed back to the kernel) at every batch.
+	 */
 	bulk->batch_cxt = AllocSetContextCreate(CurrentMemoryContext,
 											"polarbench load batch",
-											ALLOCSET_DEFAULT_SIZES);
+											PB_BATCH_CONTEXT_SIZE,
+											PB_BATCH_CONTEXT_SIZE,
+											ALLOCSET_DEFAULT_MAXSIZE);
 	bulk->batch = Max(1, Min(batch, PB_BULK_BATCH));
 	for (i = 0; i < bulk->batch; i++)
 		bulk->slots[i] = table_slot_create(bulk->rel, NULL);
