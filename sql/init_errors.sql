@@ -21,6 +21,7 @@ SELECT polarbench_init('ycsb', fields => 0);
 SELECT polarbench_init('ycsb', fields => 1001);
 SELECT polarbench_init('ycsb', field_length => 0);
 SELECT polarbench_init('ycsb', field_length => 1000001);
+SELECT polarbench_init('ycsb', fields => 100, field_length => 1000000);
 -- parallel loads commit on their own: not inside a transaction block
 BEGIN;
 SELECT polarbench_init('sysbench', tables => 2, parallel => 2);
@@ -38,6 +39,35 @@ SET search_path = polarbench_locked, public;
 SELECT polarbench_init('ycsb', records => 10);
 RESET search_path;
 RESET ROLE;
+-- loader workers log in as the caller: a NOLOGIN role cannot load in parallel
+CREATE ROLE polarbench_nologin_tester NOLOGIN;
+GRANT EXECUTE ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean) TO polarbench_nologin_tester;
+CREATE SCHEMA polarbench_nologin AUTHORIZATION polarbench_nologin_tester;
+SET ROLE polarbench_nologin_tester;
+SET search_path = polarbench_nologin, public;
+SELECT polarbench_init('sysbench', tables => 2, parallel => 2);
+RESET search_path;
+RESET ROLE;
+DROP SCHEMA polarbench_nologin;
+REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean) FROM polarbench_nologin_tester;
+DROP ROLE polarbench_nologin_tester;
 DROP SCHEMA polarbench_locked;
 REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean) FROM polarbench_loader_tester;
 DROP ROLE polarbench_loader_tester;
+-- a table changed behind the loader's back (here: given an index by an
+-- event trigger) is not filled
+CREATE FUNCTION polarbench_test_add_index() RETURNS event_trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+	IF EXISTS (SELECT FROM pg_event_trigger_ddl_commands()
+				WHERE object_identity = 'public.usertable'
+				  AND command_tag = 'CREATE TABLE') THEN
+		CREATE INDEX ON public.usertable (field0);
+	END IF;
+END $$;
+CREATE EVENT TRIGGER polarbench_test_add_index ON ddl_command_end
+	EXECUTE FUNCTION polarbench_test_add_index();
+SELECT polarbench_init('ycsb', records => 10);
+DROP EVENT TRIGGER polarbench_test_add_index;
+DROP FUNCTION polarbench_test_add_index();
+SELECT count(*) FROM pg_class WHERE relname = 'usertable';

@@ -19,6 +19,8 @@
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_namespace.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -28,6 +30,7 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/syscache.h"
 
 #include "loader.h"
 
@@ -107,7 +110,7 @@ polarbench_init(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("polarbench_init cannot create its tables in a temporary schema"),
 				 errhint("Put a permanent schema first in search_path.")));
-	aclresult = pg_namespace_aclcheck(opts.nspid, GetUserId(), ACL_CREATE);
+	aclresult = pb_namespace_aclcheck(opts.nspid, GetUserId(), ACL_CREATE);
 	if (aclresult != ACLCHECK_OK)
 		aclcheck_error(aclresult, OBJECT_SCHEMA,
 					   get_namespace_name(opts.nspid));
@@ -119,6 +122,26 @@ polarbench_init(PG_FUNCTION_ARGS)
 				 errmsg("polarbench_init with parallel > 1 cannot run inside a transaction block"),
 				 errdetail("Each loader worker commits the tables it loads in a transaction of its own."),
 				 errhint("Call it outside BEGIN ... COMMIT, or with parallel => 1.")));
+
+	/* loader workers log in as the current role */
+	if (opts.parallel > 1)
+	{
+		HeapTuple	roletup = SearchSysCache1(AUTHOID,
+											  ObjectIdGetDatum(GetUserId()));
+		bool		canlogin;
+
+		if (!HeapTupleIsValid(roletup))
+			elog(ERROR, "cache lookup failed for role %u", GetUserId());
+		canlogin = ((Form_pg_authid) GETSTRUCT(roletup))->rolcanlogin;
+		ReleaseSysCache(roletup);
+		if (!canlogin)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("polarbench_init with parallel > 1 needs a role that can log in"),
+					 errdetail("Role \"%s\" cannot log in, so loader workers cannot connect as it.",
+							   GetUserNameFromId(GetUserId(), false)),
+					 errhint("Load with parallel => 1, or as a role with LOGIN.")));
+	}
 
 	if (!opts.drop)
 	{

@@ -30,6 +30,27 @@
 
 #include "compat.h"
 
+/*
+ * Version differences the loader meets (kept here rather than in compat.h,
+ * which the other subsystems share).
+ */
+#if PG_VERSION_NUM >= 160000
+#define PB_REL_FIRST_SUBID(rel)		((rel)->rd_firstRelfilelocatorSubid)
+#define PB_REL_LOCATOR(rel)			(&(rel)->rd_locator)
+#define pb_namespace_aclcheck(nsp, role, mode) \
+	object_aclcheck(NamespaceRelationId, (nsp), (role), (mode))
+#else
+#define PB_REL_FIRST_SUBID(rel)		((rel)->rd_firstRelfilenodeSubid)
+#define PB_REL_LOCATOR(rel)			(&(rel)->rd_node)
+#define pb_namespace_aclcheck(nsp, role, mode) \
+	pg_namespace_aclcheck((nsp), (role), (mode))
+#endif
+#if PG_VERSION_NUM >= 170000
+#define PB_MY_PROCNO				MyProcNumber
+#else
+#define PB_MY_PROCNO				(MyProc->pgprocno)
+#endif
+
 /* Data sets polarbench_init() knows */
 typedef enum PbDatasetKind
 {
@@ -112,6 +133,9 @@ typedef struct PbDataset
 /* Rows buffered before a table_multi_insert() call */
 #define PB_BULK_BATCH			1000
 
+/* Pages written at once by the direct path (one WAL record) */
+#define PB_DIRECT_PAGES			32
+
 /* pgbench -i prints a progress line every this many rows */
 #define PB_PROGRESS_ROWS		100000
 
@@ -128,6 +152,18 @@ typedef struct PbBulkInsert
 	MemoryContext batch_cxt;	/* values of the buffered rows */
 	int64		rows;
 	PbProgress *progress;
+
+	/*
+	 * Direct path: full pages built here and written past shared buffers
+	 * (see loader_bulk.c).
+	 */
+	bool		direct;
+	bool		use_wal;
+	Size		save_free;		/* room the fillfactor keeps free */
+	TransactionId xid;
+	BlockNumber next_block;		/* block number of pages[0] */
+	int			npages;			/* pages filled or being filled */
+	char	   *pages;			/* PB_DIRECT_PAGES aligned pages */
 } PbBulkInsert;
 
 /* loader.c */
@@ -135,7 +171,7 @@ extern const PbDataset *pb_loader_dataset(PbDatasetKind kind);
 
 /* loader_bulk.c */
 extern PbBulkInsert *pb_bulk_begin(Oid relid, PbProgress *progress,
-								   int batch);
+								   int batch, bool small_rows);
 extern TupleTableSlot *pb_bulk_next_slot(PbBulkInsert *bulk);
 extern void pb_bulk_store(PbBulkInsert *bulk);
 extern int64 pb_bulk_end(PbBulkInsert *bulk);

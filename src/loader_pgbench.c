@@ -314,7 +314,7 @@ pgb_fill_small(const PbLoadOptions *opts, PbProgress *progress)
 
 	relid = pb_loader_relid(opts, "pgbench_branches");
 	pb_progress_table_begin(progress, relid);
-	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH);
+	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH, true);
 	for (i = 0; i < PGB_NBRANCHES * opts->scale; i++)
 	{
 		TupleTableSlot *slot = pb_bulk_next_slot(bulk);
@@ -331,7 +331,7 @@ pgb_fill_small(const PbLoadOptions *opts, PbProgress *progress)
 
 	relid = pb_loader_relid(opts, "pgbench_tellers");
 	pb_progress_table_begin(progress, relid);
-	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH);
+	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH, true);
 	for (i = 0; i < PGB_NTELLERS * opts->scale; i++)
 	{
 		TupleTableSlot *slot = pb_bulk_next_slot(bulk);
@@ -403,7 +403,7 @@ pgb_fill_accounts(const PbLoadOptions *opts, int part, PbProgress *progress)
 		/* one partition, made a table of its own */
 		bulks[0] = pb_bulk_begin(pb_loader_relid(opts,
 												 psprintf("pgbench_accounts_%d", part)),
-								 progress, PB_BULK_BATCH);
+								 progress, PB_BULK_BATCH, true);
 		if (!hash)
 		{
 			first = (part - 1) * part_size + 1;
@@ -412,7 +412,7 @@ pgb_fill_accounts(const PbLoadOptions *opts, int part, PbProgress *progress)
 	}
 	else if (opts->partitions == 0)
 		bulks[0] = pb_bulk_begin(pb_loader_relid(opts, "pgbench_accounts"),
-								 progress, PB_BULK_BATCH);
+								 progress, PB_BULK_BATCH, true);
 	else if (hash)
 	{
 		/* every partition takes rows all along: share the batch memory */
@@ -420,7 +420,7 @@ pgb_fill_accounts(const PbLoadOptions *opts, int part, PbProgress *progress)
 			bulks[t] = pb_bulk_begin(pb_loader_relid(opts,
 													 psprintf("pgbench_accounts_%d", t + 1)),
 									 progress,
-									 Max(16, PB_BULK_BATCH / ntargets));
+									 Max(16, PB_BULK_BATCH / ntargets), true);
 	}
 
 	for (aid = first; aid <= last; aid++)
@@ -454,7 +454,7 @@ pgb_fill_accounts(const PbLoadOptions *opts, int part, PbProgress *progress)
 				}
 				bulks[t] = pb_bulk_begin(pb_loader_relid(opts,
 														 psprintf("pgbench_accounts_%d", t + 1)),
-										 progress, PB_BULK_BATCH);
+										 progress, PB_BULK_BATCH, true);
 			}
 			bulk = bulks[t];
 		}

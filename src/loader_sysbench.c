@@ -11,7 +11,8 @@
  * 11-digit groups separated by dashes (10 groups in c, 5 in pad, blank
  * padded to the column's length).  sysbench inserts through the id
  * sequence, so the sequence is left where it would be: last value
- * table_size, called.  One job per table: tables are independent, so a
+ * table_size, called.  Like sysbench, no ANALYZE: autovacuum sees to
+ * statistics (and rows are frozen already).  One job per table: tables are independent, so a
  * parallel load gives each worker whole tables.
  *
  *-------------------------------------------------------------------------
@@ -142,7 +143,7 @@ sb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 	pg_prng_seed(&rng, pg_prng_uint64(&pg_global_prng_state));
 	relid = pb_loader_relid(opts, name);
 	pb_progress_table_begin(progress, relid);
-	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH);
+	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH, true);
 	for (id = 1; id <= opts->table_size; id++)
 	{
 		TupleTableSlot *slot = pb_bulk_next_slot(bulk);
@@ -179,7 +180,7 @@ sb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 	if (opts->table_size > 0)
 		pb_loader_sql("SELECT pg_catalog.setval(pg_catalog.pg_get_serial_sequence(%s, 'id'), %d)",
 					  quote_literal_cstr(qname), opts->table_size);
-	pb_loader_sql("ANALYZE %s", qname);
+	/* sysbench prepare does not analyze: autovacuum will */
 	return rows;
 }
 

@@ -155,7 +155,7 @@ pb_loader_run_parallel(const PbLoadOptions *opts)
 	shared->database = MyDatabaseId;
 	shared->role = GetUserId();
 	shared->leader_pid = MyProcPid;
-	shared->leader_pgprocno = MyProc->pgprocno;
+	shared->leader_pgprocno = PB_MY_PROCNO;
 	shared->nworkers = nworkers;
 	shared->njobs = njobs;
 	pg_atomic_init_u32(&shared->dropped, 0);
@@ -386,7 +386,7 @@ pb_loader_worker_main(Datum main_arg)
 	if (index < 0 || index >= shared->nworkers)
 		elog(ERROR, "bad polarbench loader worker number %d", index);
 	slot = &shared->workers[index];
-	slot->pgprocno = MyProc->pgprocno;
+	slot->pgprocno = PB_MY_PROCNO;
 	pg_write_barrier();
 
 	BackgroundWorkerInitializeConnectionByOid(shared->database, shared->role,

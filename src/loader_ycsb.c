@@ -26,6 +26,8 @@
 #define YCSB_MAX_RECORDS		INT64CONST(1000000000000)
 #define YCSB_MAX_FIELDS			1000
 #define YCSB_MAX_FIELD_LENGTH	1000000
+#define YCSB_MAX_ROW_BYTES		(64 * 1024 * 1024)
+#define YCSB_BATCH_BYTES		(8 * 1024 * 1024)
 #define YCSB_FNV_OFFSET_BASIS	UINT64CONST(0xCBF29CE484222325)
 #define YCSB_FNV_PRIME			UINT64CONST(1099511628211)
 
@@ -80,6 +82,13 @@ ycsb_check(const PbLoadOptions *opts)
 				 errmsg("field_length %d is out of range", opts->field_length),
 				 errhint("The field length must be between 1 and %d.",
 						 YCSB_MAX_FIELD_LENGTH)));
+	if ((int64) opts->fields * opts->field_length > YCSB_MAX_ROW_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("rows of %d fields of %d characters are too large",
+						opts->fields, opts->field_length),
+				 errhint("The product of fields and field_length must not exceed %d.",
+						 YCSB_MAX_ROW_BYTES)));
 }
 
 /*
@@ -136,7 +145,12 @@ ycsb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 	pg_prng_seed(&rng, pg_prng_uint64(&pg_global_prng_state));
 	relid = pb_loader_relid(opts, "usertable");
 	pb_progress_table_begin(progress, relid);
-	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH);
+	/* keep a batch's values within YCSB_BATCH_BYTES whatever the row size */
+	bulk = pb_bulk_begin(relid, progress,
+						 (int) Max(1, Min(PB_BULK_BATCH,
+										  YCSB_BATCH_BYTES /
+										  ((int64) opts->fields * opts->field_length))),
+						 false);
 	for (keynum = 0; keynum < opts->records; keynum++)
 	{
 		TupleTableSlot *slot = pb_bulk_next_slot(bulk);

@@ -1,0 +1,121 @@
+# Canceling polarbench_init leaves no table and no loader worker behind;
+# too few worker slots is a clean error.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('load_cancel');
+$node->init;
+$node->append_conf('postgresql.conf',
+	"max_worker_processes = 8\nmax_parallel_workers = 4\n");
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION polarbench');
+
+# Start a load in the background, wait until rows are being inserted,
+# cancel it and return psql's stderr.
+sub cancel_load
+{
+	my ($call, $progress_query) = @_;
+	my ($in, $out, $err) = ('', '', '');
+	my $h = IPC::Run::start(
+		[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c', $call ],
+		'<', \$in, '>', \$out, '2>', \$err);
+	$node->poll_query_until('postgres', $progress_query)
+	  or die 'the load never showed progress';
+	my $pid = $node->safe_psql('postgres',
+		q{SELECT pid FROM pg_stat_activity WHERE query LIKE 'SELECT polarbench_init%' AND backend_type = 'client backend'});
+	$node->safe_psql('postgres', "SELECT pg_cancel_backend($pid)");
+	$h->finish;
+	return $err;
+}
+
+# serial: the load runs in the caller's transaction
+my $err = cancel_load(
+	q{SELECT polarbench_init('pgbench', scale => 50)},
+	q{SELECT count(*) > 0 FROM pg_stat_progress_copy WHERE tuples_processed > 0});
+like($err, qr{canceling statement due to user request}, 'serial load canceled');
+is($node->safe_psql('postgres',
+		q{SELECT count(*) FROM pg_class WHERE relname LIKE 'pgbench%'}),
+	'0', 'no pgbench table left');
+
+# parallel: workers are terminated, their transactions abort
+$err = cancel_load(
+	q{SELECT polarbench_init('sysbench', tables => 4, table_size => 2000000, parallel => 2)},
+	q{SELECT count(*) = 2 FROM pg_stat_progress_copy p JOIN pg_stat_activity a USING (pid) WHERE a.backend_type = 'polarbench loader' AND p.tuples_processed > 0});
+like($err, qr{canceling statement due to user request}, 'parallel load canceled');
+is($node->safe_psql('postgres',
+		q{SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'polarbench loader'}),
+	'0', 'no loader worker left');
+is($node->safe_psql('postgres',
+		q{SELECT count(*) FROM pg_class WHERE relname LIKE 'sbtest%'}),
+	'0', 'no sysbench table left');
+
+# parallel pgbench, canceled while loading partitions
+$err = cancel_load(
+	q{SELECT polarbench_init('pgbench', scale => 50, partitions => 4, parallel => 2)},
+	q{SELECT count(*) > 0 FROM pg_stat_progress_copy p JOIN pg_stat_activity a USING (pid) WHERE a.backend_type = 'polarbench loader' AND p.tuples_processed > 0});
+like($err, qr{canceling statement due to user request}, 'parallel pgbench load canceled');
+is($node->safe_psql('postgres',
+		q{SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'polarbench loader'}),
+	'0', 'no loader worker left');
+is($node->safe_psql('postgres',
+		q{SELECT count(*) FROM pg_class WHERE relname LIKE 'pgbench%'}),
+	'0', 'no pgbench table left');
+
+# a loader worker that fails makes the load fail, and nothing stays
+$node->safe_psql('postgres', q{CREATE TYPE sbtest3 AS ENUM ('x')});
+my ($ret, $stdout, $stderr) = $node->psql('postgres',
+	q{SELECT polarbench_init('sysbench', tables => 4, table_size => 1000, parallel => 2)});
+isnt($ret, 0, 'failing worker fails the load');
+like($stderr, qr{type "sbtest3" already exists.*CONTEXT:  polarbench loader worker}s,
+	'the worker error is reported');
+is($node->safe_psql('postgres',
+		q{SELECT count(*) FROM pg_class WHERE relname LIKE 'sbtest%'}),
+	'0', 'no sysbench table left');
+$node->safe_psql('postgres', 'DROP TYPE sbtest3');
+
+# an error after the workers committed (here in attaching the partitions,
+# which the caller does): worker 0 drops everything they committed
+$node->safe_psql('postgres', q{
+CREATE FUNCTION fail_attach() RETURNS event_trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF (SELECT backend_type FROM pg_stat_activity
+		 WHERE pid = pg_backend_pid()) = 'client backend' THEN
+		RAISE EXCEPTION 'attach refused for the test';
+	END IF;
+END $$;
+CREATE EVENT TRIGGER fail_attach ON ddl_command_start
+	WHEN TAG IN ('ALTER TABLE') EXECUTE FUNCTION fail_attach();
+});
+($ret, $stdout, $stderr) = $node->psql('postgres',
+	q{SELECT polarbench_init('pgbench', scale => 2, partitions => 2, parallel => 2)});
+isnt($ret, 0, 'error in the finishing step fails the load');
+like($stderr, qr{attach refused for the test}, 'its error is reported');
+$node->poll_query_until('postgres',
+	q{SELECT count(*) = 0 FROM pg_class WHERE relname LIKE 'pgbench%'})
+  or die 'committed tables stayed';
+$node->poll_query_until('postgres',
+	q{SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'polarbench loader'})
+  or die 'loader workers stayed';
+pass('committed tables dropped, workers gone');
+$node->safe_psql('postgres', 'DROP EVENT TRIGGER fail_attach');
+
+# too few background worker slots
+$node->append_conf('postgresql.conf', "max_worker_processes = 2\n");
+$node->restart;
+($ret, $stdout, $stderr) = $node->psql('postgres',
+	q{SELECT polarbench_init('sysbench', tables => 8, table_size => 1000, parallel => 8)});
+isnt($ret, 0, 'too many workers fails');
+like($stderr, qr{out of background worker slots}, 'clear error');
+like($stderr, qr{HINT:  Lower parallel, or raise max_worker_processes}, 'hint');
+$node->poll_query_until('postgres',
+	q{SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'polarbench loader'})
+  or die 'loader workers stayed';
+is($node->safe_psql('postgres',
+		q{SELECT count(*) FROM pg_class WHERE relname LIKE 'sbtest%'}),
+	'0', 'no sysbench table left');
+
+$node->stop;
+done_testing();
