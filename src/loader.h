@@ -159,6 +159,7 @@ typedef struct PbBulkInsert
 	 */
 	bool		direct;
 	bool		use_wal;
+	bool		sync;			/* fsync the files at the end */
 	Size		save_free;		/* room the fillfactor keeps free */
 	TransactionId xid;
 	BlockNumber next_block;		/* block number of pages[0] */

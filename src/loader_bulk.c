@@ -114,6 +114,9 @@ pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows)
 	{
 		bulk->direct = true;
 		bulk->use_wal = RelationNeedsWAL(bulk->rel);
+		/* unlogged tables must survive a clean shutdown, too */
+		bulk->sync = bulk->use_wal ||
+			bulk->rel->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED;
 		bulk->save_free = RelationGetTargetPageFreeSpace(bulk->rel,
 														 HEAP_DEFAULT_FILLFACTOR);
 		bulk->xid = GetCurrentTransactionId();
@@ -259,6 +262,14 @@ pb_direct_write(PbBulkInsert *bulk, int npages)
 		smgrextend(RelationGetSmgr(bulk->rel), MAIN_FORKNUM, blknos[i],
 				   (char *) pages[i], true);
 	}
+
+	/*
+	 * Have the kernel start writing these pages out now, so that the
+	 * final fsync finds little left to do.
+	 */
+	if (bulk->sync)
+		smgrwriteback(RelationGetSmgr(bulk->rel), MAIN_FORKNUM,
+					  bulk->next_block, npages);
 	bulk->next_block += npages;
 	bulk->npages = 0;
 	PageInit((Page) bulk->pages, BLCKSZ, 0);
@@ -312,7 +323,7 @@ pb_direct_finish(PbBulkInsert *bulk)
 	}
 
 	/* as CREATE INDEX: pages that bypassed shared buffers are synced now */
-	if (bulk->use_wal)
+	if (bulk->sync)
 	{
 		smgrimmedsync(smgr, MAIN_FORKNUM);
 		if (nblocks > 0)
