@@ -164,7 +164,8 @@ typedef struct PbBulkInsert
 	TransactionId xid;
 	BlockNumber next_block;		/* block number of pages[0] */
 	int			npages;			/* pages filled or being filled */
-	char	   *pages;			/* PB_DIRECT_PAGES aligned pages */
+	int			max_pages;		/* PB_DIRECT_PAGES, or 1 for one of many */
+	char	   *pages;			/* max_pages aligned pages */
 } PbBulkInsert;
 
 /* loader.c */
