@@ -111,6 +111,7 @@ pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows)
 		bulk->options |= TABLE_INSERT_FROZEN;
 
 	bulk->cid = GetCurrentCommandId(true);
+	bulk->batch = Max(1, Min(batch, PB_BULK_BATCH));
 
 	if (small_rows && (bulk->options & TABLE_INSERT_FROZEN) &&
 		bulk->rel->rd_rel->relam == HEAP_TABLE_AM_OID &&
@@ -140,7 +141,6 @@ pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows)
 	 * resets: no malloc()/free() churn (nor the page faults of memory
 	 * handed back to the kernel) at every batch.
 	 */
-	bulk->batch = Max(1, Min(batch, PB_BULK_BATCH));
 	if (bulk->batch == PB_BULK_BATCH)
 		bulk->batch_cxt = AllocSetContextCreate(CurrentMemoryContext,
 												"polarbench load batch",
