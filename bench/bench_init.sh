@@ -53,7 +53,6 @@ checkpoint_timeout = 30min
 max_worker_processes = 16
 max_parallel_workers = 8
 max_parallel_maintenance_workers = 2
-maintenance_work_mem = 256MB
 EOF
 pg_ctl -D "$TMP/data" -l "$TMP/log" -w start >/dev/null
 createdb bench

@@ -7,8 +7,9 @@
  *
  * A data set is loaded as a list of jobs.  A job creates its tables (or
  * fills tables an earlier job of the same transaction created), fills them
- * with rows generated in C through table_multi_insert() and, when it owns
- * whole tables, builds their indexes.  A serial load runs every job in the
+ * with rows generated in C (loader_bulk.c: full frozen pages written past
+ * shared buffers for small rows, table_multi_insert() otherwise) and, when
+ * it owns whole tables, builds their indexes.  A serial load runs every job in the
  * caller's transaction; a parallel load hands the jobs out to background
  * workers, each running its jobs in one transaction of its own (see
  * loader_worker.c for the protocol).  A finishing step, run by the caller,
@@ -159,11 +160,13 @@ typedef struct PbBulkInsert
 	 */
 	bool		direct;
 	bool		use_wal;
+	bool		sync;			/* fsync the files at the end */
 	Size		save_free;		/* room the fillfactor keeps free */
 	TransactionId xid;
 	BlockNumber next_block;		/* block number of pages[0] */
 	int			npages;			/* pages filled or being filled */
-	char	   *pages;			/* PB_DIRECT_PAGES aligned pages */
+	int			max_pages;		/* PB_DIRECT_PAGES, or 1 for one of many */
+	char	   *pages;			/* max_pages aligned pages */
 } PbBulkInsert;
 
 /* loader.c */

@@ -17,9 +17,9 @@
  * full, and written straight to the relation's file the way CREATE INDEX
  * and CLUSTER write theirs: frozen rows, PD_ALL_VISIBLE set, WAL-logged as
  * full-page images when the relation needs WAL, the visibility map fork
- * written at the end with every page all-visible and all-frozen, and both
- * forks fsynced before the transaction can commit (a checkpoint during the
- * load would not know about pages that never were in shared buffers).
+ * written at the end with every page all-visible and all-frozen, and the
+ * checkpointer asked to fsync both forks, as for pages of shared buffers
+ * (see pb_direct_extend() for why no checkpoint can slip in between).
  * This skips the buffer manager's one-page extensions, zero-filled first,
  * and the bulk-write ring's write-backs, which are most of the cost of
  * table_multi_insert() for such rows.  pg_class.relallvisible is set by
@@ -38,6 +38,7 @@
 #include "common/relpath.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
+#include "storage/proc.h"
 #include "storage/smgr.h"
 #include "utils/rel.h"
 #include "access/table.h"
@@ -61,6 +62,9 @@
 static void pb_bulk_flush(PbBulkInsert *bulk);
 static char *palloc_aligned_pages(PbBulkInsert *bulk);
 static void pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple);
+static void pb_direct_extend(PbBulkInsert *bulk, ForkNumber fork,
+							 BlockNumber first, int npages, Page *pages,
+							 bool page_std);
 static void pb_direct_write(PbBulkInsert *bulk, int npages);
 static void pb_direct_finish(PbBulkInsert *bulk);
 static void pb_progress_add(PbProgress *progress, int64 rows);
@@ -107,6 +111,7 @@ pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows)
 		bulk->options |= TABLE_INSERT_FROZEN;
 
 	bulk->cid = GetCurrentCommandId(true);
+	bulk->batch = Max(1, Min(batch, PB_BULK_BATCH));
 
 	if (small_rows && (bulk->options & TABLE_INSERT_FROZEN) &&
 		bulk->rel->rd_rel->relam == HEAP_TABLE_AM_OID &&
@@ -114,11 +119,19 @@ pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows)
 	{
 		bulk->direct = true;
 		bulk->use_wal = RelationNeedsWAL(bulk->rel);
+		/*
+		 * Ask for fsyncs when WAL is written, and for unlogged tables,
+		 * which must survive a clean shutdown.  A new table not WAL-logged
+		 * (wal_level minimal) is synced at commit by PostgreSQL itself.
+		 */
+		bulk->sync = bulk->use_wal ||
+			bulk->rel->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED;
 		bulk->save_free = RelationGetTargetPageFreeSpace(bulk->rel,
 														 HEAP_DEFAULT_FILLFACTOR);
 		bulk->xid = GetCurrentTransactionId();
 		bulk->next_block = 0;
 		bulk->npages = 0;
+		bulk->max_pages = bulk->batch == PB_BULK_BATCH ? PB_DIRECT_PAGES : 1;
 		bulk->pages = palloc_aligned_pages(bulk);
 		PageInit((Page) bulk->pages, BLCKSZ, 0);
 	}
@@ -128,12 +141,16 @@ pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows)
 	 * resets: no malloc()/free() churn (nor the page faults of memory
 	 * handed back to the kernel) at every batch.
 	 */
-	bulk->batch_cxt = AllocSetContextCreate(CurrentMemoryContext,
-											"polarbench load batch",
-											PB_BATCH_CONTEXT_SIZE,
-											PB_BATCH_CONTEXT_SIZE,
-											ALLOCSET_DEFAULT_MAXSIZE);
-	bulk->batch = Max(1, Min(batch, PB_BULK_BATCH));
+	if (bulk->batch == PB_BULK_BATCH)
+		bulk->batch_cxt = AllocSetContextCreate(CurrentMemoryContext,
+												"polarbench load batch",
+												PB_BATCH_CONTEXT_SIZE,
+												PB_BATCH_CONTEXT_SIZE,
+												ALLOCSET_DEFAULT_MAXSIZE);
+	else						/* one of many targets: stay small */
+		bulk->batch_cxt = AllocSetContextCreate(CurrentMemoryContext,
+												"polarbench load batch",
+												ALLOCSET_DEFAULT_SIZES);
 	for (i = 0; i < bulk->batch; i++)
 		bulk->slots[i] = table_slot_create(bulk->rel, NULL);
 	bulk->progress = progress;
@@ -184,7 +201,7 @@ pb_bulk_store(PbBulkInsert *bulk)
 static char *
 palloc_aligned_pages(PbBulkInsert *bulk)
 {
-	char	   *raw = palloc(PB_DIRECT_PAGES * BLCKSZ + ALIGNOF_BUFFER);
+	char	   *raw = palloc(bulk->max_pages * BLCKSZ + ALIGNOF_BUFFER);
 
 	return (char *) BUFFERALIGN(raw);
 }
@@ -208,8 +225,8 @@ pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple)
 	if (!PageIsEmpty(page) &&
 		PageGetHeapFreeSpace(page) < MAXALIGN(tuple->t_len) + bulk->save_free)
 	{
-		if (++bulk->npages == PB_DIRECT_PAGES)
-			pb_direct_write(bulk, PB_DIRECT_PAGES);
+		if (++bulk->npages == bulk->max_pages)
+			pb_direct_write(bulk, bulk->max_pages);
 		page = (Page) (bulk->pages + bulk->npages * BLCKSZ);
 		PageInit(page, BLCKSZ, 0);
 	}
@@ -232,13 +249,55 @@ pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple)
 }
 
 /*
- * Direct path: write the first npages pages, WAL-logged if need be, and
- * start over with an empty first page.
+ * Direct path: write npages pages, starting at block first of fork, from
+ * pages[].  With WAL, each page is logged as a full-page image before it is
+ * written.  The checkpointer is asked to fsync what was written (once per
+ * batch and file segment), as it would be for shared buffers; meanwhile
+ * the checkpoint's start is held back (DELAY_CHKPT_START), so that no
+ * checkpoint can begin after our WAL records yet miss the fsync request.
+ */
+static void
+pb_direct_extend(PbBulkInsert *bulk, ForkNumber fork, BlockNumber first,
+				 int npages, Page *pages, bool page_std)
+{
+	SMgrRelation smgr = RelationGetSmgr(bulk->rel);
+	BlockNumber blknos[PB_DIRECT_PAGES];
+	int			i;
+
+	Assert(npages <= PB_DIRECT_PAGES);
+	for (i = 0; i < npages; i++)
+		blknos[i] = first + i;
+
+	Assert((MyProc->delayChkptFlags & DELAY_CHKPT_START) == 0);
+	PG_TRY();
+	{
+		MyProc->delayChkptFlags |= DELAY_CHKPT_START;
+		if (bulk->use_wal)
+			log_newpages(PB_REL_LOCATOR(bulk->rel), fork, npages, blknos,
+						 pages, page_std);
+		for (i = 0; i < npages; i++)
+		{
+			bool		skip_fsync = !bulk->sync ||
+			(i < npages - 1 && (blknos[i] + 1) % RELSEG_SIZE != 0);
+
+			PageSetChecksumInplace(pages[i], blknos[i]);
+			smgrextend(smgr, fork, blknos[i], (char *) pages[i], skip_fsync);
+		}
+	}
+	PG_FINALLY();
+	{
+		MyProc->delayChkptFlags &= ~DELAY_CHKPT_START;
+	}
+	PG_END_TRY();
+}
+
+/*
+ * Direct path: write the first npages heap pages and start over with an
+ * empty first page.
  */
 static void
 pb_direct_write(PbBulkInsert *bulk, int npages)
 {
-	BlockNumber blknos[PB_DIRECT_PAGES];
 	Page		pages[PB_DIRECT_PAGES];
 	int			i;
 
@@ -247,18 +306,10 @@ pb_direct_write(PbBulkInsert *bulk, int npages)
 	for (i = 0; i < npages; i++)
 	{
 		pages[i] = (Page) (bulk->pages + i * BLCKSZ);
-		blknos[i] = bulk->next_block + i;
 		PageSetAllVisible(pages[i]);
 	}
-	if (bulk->use_wal)
-		log_newpages(PB_REL_LOCATOR(bulk->rel), MAIN_FORKNUM, npages,
-					 blknos, pages, true);
-	for (i = 0; i < npages; i++)
-	{
-		PageSetChecksumInplace(pages[i], blknos[i]);
-		smgrextend(RelationGetSmgr(bulk->rel), MAIN_FORKNUM, blknos[i],
-				   (char *) pages[i], true);
-	}
+	pb_direct_extend(bulk, MAIN_FORKNUM, bulk->next_block, npages, pages,
+					 true);
 	bulk->next_block += npages;
 	bulk->npages = 0;
 	PageInit((Page) bulk->pages, BLCKSZ, 0);
@@ -266,7 +317,7 @@ pb_direct_write(PbBulkInsert *bulk, int npages)
 
 /*
  * Direct path: write the last pages, then the visibility map, all pages
- * all-visible and all-frozen, and make both forks durable.
+ * all-visible and all-frozen.
  */
 static void
 pb_direct_finish(PbBulkInsert *bulk)
@@ -302,21 +353,9 @@ pb_direct_finish(PbBulkInsert *bulk)
 			if (count % 4)
 				map[count / 4] = (uint8) ((1 << (2 * (count % 4))) - 1);
 			/* the map is in the page's "hole": not a standard page */
-			if (bulk->use_wal)
-				log_newpage(PB_REL_LOCATOR(bulk->rel), VISIBILITYMAP_FORKNUM,
-							vmblk, (char *) vmpage, false);
-			PageSetChecksumInplace(vmpage, vmblk);
-			smgrextend(smgr, VISIBILITYMAP_FORKNUM, vmblk, (char *) vmpage,
-					   true);
+			pb_direct_extend(bulk, VISIBILITYMAP_FORKNUM, vmblk, 1, &vmpage,
+							 false);
 		}
-	}
-
-	/* as CREATE INDEX: pages that bypassed shared buffers are synced now */
-	if (bulk->use_wal)
-	{
-		smgrimmedsync(smgr, MAIN_FORKNUM);
-		if (nblocks > 0)
-			smgrimmedsync(smgr, VISIBILITYMAP_FORKNUM);
 	}
 }
 
