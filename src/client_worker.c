@@ -45,10 +45,13 @@ typedef struct PbClient
 	int			client_no;
 	int64		done;			/* transactions finished */
 	bool		running;		/* past the start barrier */
+	bool		clean_exit;		/* leaving by its own decision */
 	int			current_script;
 } PbClient;
 
 static PbClient client;
+
+static void pb_client_fail(ErrorData *edata);
 
 /* Add to a single-writer counter. */
 static inline void
@@ -67,12 +70,38 @@ pb_client_exit(int code, Datum arg)
 {
 	if (client.slot == NULL)
 		return;
+
+	/* terminated, or failed in a way no handler saw: the run fails */
+	if (!client.clean_exit &&
+		pg_atomic_read_u32(&client.run->stop_reason) == PB_STOP_NONE)
+	{
+		ErrorData	edata;
+
+		memset(&edata, 0, sizeof(edata));
+		edata.sqlerrcode = ERRCODE_ADMIN_SHUTDOWN;
+		edata.message = psprintf("benchmark client %d was terminated",
+								 client.client_no + 1);
+		edata.detail = "See the server log for the reason.";
+		pb_client_fail(&edata);
+	}
 	if (client.slot->finish_ns == 0)
 		client.slot->finish_ns = pb_now_ns();
 	pg_write_barrier();
 	pg_atomic_write_u32(&client.slot->status, PB_SLOT_EXITED);
 	pb_wake_launcher(client.run);
 	pb_wake_recorder(client.run);
+}
+
+/*
+ * pb_client_leave
+ *		End the client by its own decision: the run is over, or its failure
+ *		is already recorded.
+ */
+static void
+pb_client_leave(void)
+{
+	client.clean_exit = true;
+	proc_exit(0);
 }
 
 /*
@@ -299,11 +328,11 @@ pb_client_main(Datum main_arg)
 	if (sigsetjmp(local_sigjmp_buf, 1) != 0)
 	{
 		if (!pb_client_handle_error(loop_cxt))
-			proc_exit(0);
+			pb_client_leave();
 		/* a failed transaction: go on with the next one */
 		PG_exception_stack = &local_sigjmp_buf;
 		pb_client_loop();
-		proc_exit(0);
+		pb_client_leave();
 	}
 	PG_exception_stack = &local_sigjmp_buf;
 
@@ -357,10 +386,10 @@ pb_client_main(Datum main_arg)
 	client.stats = pb_slot_commands(client.slot);
 
 	if (!pb_client_wait_start())
-		proc_exit(0);
+		pb_client_leave();
 	client.running = true;
 	pgstat_report_activity(STATE_RUNNING, "polarbench: running");
 
 	pb_client_loop();
-	proc_exit(0);
+	pb_client_leave();
 }

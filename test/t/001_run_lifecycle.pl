@@ -132,7 +132,21 @@ is($node->safe_psql('postgres', qq{
 	SELECT status || ' ' || error_sqlstate FROM polarbench_runs WHERE run_id = $run_id}),
 	'failed 57P01', 'the run cut short by the crash is marked failed');
 
-# 6. the recorder fails (here its progress row is refused): the run stops
+# 6. a client is terminated: the run fails and the other client stops
+$bg = start_run(
+	q{SELECT * FROM polarbench_run('select-only', clients => 2, duration => 600)},
+	'SELECT abalance FROM pgbench_accounts%');
+$node->safe_psql('postgres', q{
+	SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+	 WHERE backend_type = 'polarbench client' LIMIT 1});
+$bg->query('SELECT 1');
+like($bg->{stderr}, qr/ERROR:  benchmark client \d was terminated/,
+	'a terminated client fails the run');
+is($node->safe_psql('postgres', $workers), '0', 'no worker left after a client is terminated');
+is(last_run(), 'failed 57P01', 'the run is recorded as failed');
+$bg->quit;
+
+# 7. the recorder fails (here its progress row is refused): the run stops
 $node->safe_psql('postgres', q{
 	ALTER TABLE polarbench_progress_data ADD CONSTRAINT refuse CHECK (false) NOT VALID});
 my ($ret, $out, $err) = $node->psql('postgres', q{
