@@ -81,7 +81,7 @@ pb_client_exit(int code, Datum arg)
 		edata.sqlerrcode = ERRCODE_ADMIN_SHUTDOWN;
 		edata.message = psprintf("benchmark client %d was terminated",
 								 client.client_no + 1);
-		edata.detail = "See the server log for the reason.";
+		edata.detail = PB_SEE_LOG;
 		pb_client_fail(&edata);
 	}
 	if (client.slot->finish_ns == 0)
@@ -112,26 +112,10 @@ pb_client_leave(void)
 static void
 pb_client_fail(ErrorData *edata)
 {
-	PbRunShared *run = client.run;
-	bool		first = false;
-
-	if (pg_atomic_read_u32(&run->stop_reason) != PB_STOP_NONE)
+	if (pg_atomic_read_u32(&client.run->stop_reason) != PB_STOP_NONE)
 		return;
-
-	SpinLockAcquire(&run->mutex);
-	if (run->error_code == 0)
-	{
-		first = true;
-		run->failed_client = client.client_no;
-		run->error_code = edata->sqlerrcode;
-		strlcpy(run->error_message, edata->message ? edata->message : "",
-				sizeof(run->error_message));
-		strlcpy(run->error_detail, edata->detail ? edata->detail : "",
-				sizeof(run->error_detail));
-	}
-	SpinLockRelease(&run->mutex);
-	if (first)
-		pb_set_stop(run, PB_STOP_FAILED);
+	pb_fail_run(client.run, client.client_no, edata->sqlerrcode,
+				edata->message, edata->detail);
 }
 
 /*

@@ -218,6 +218,12 @@ extern uint64 *pb_slot_histogram(PbClientSlot *slot);
 extern PbCommandStats *pb_slot_commands(PbClientSlot *slot);
 extern Size pb_slot_size(int ncommands);
 extern bool pb_set_stop(PbRunShared *run, PbStopReason reason);
+extern void pb_fail_run(PbRunShared *run, int client, int code,
+						const char *message, const char *detail);
+
+/* detail of failures whose reason only the server log has */
+#define PB_SEE_LOG "See the server log for the reason."
+
 extern void pb_wake_launcher(PbRunShared *run);
 extern void pb_wake_recorder(PbRunShared *run);
 extern int64 pb_now_ns(void);

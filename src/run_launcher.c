@@ -229,51 +229,6 @@ pb_launcher_wait(long timeout_ms)
 }
 
 /*
- * pb_client_gone_error
- *		Record that a client exited without saying why, if nothing else
- *		went wrong first.
- */
-static void
-pb_client_gone_error(PbRunShared *run)
-{
-	bool		first = false;
-
-	SpinLockAcquire(&run->mutex);
-	if (run->error_code == 0)
-	{
-		first = true;
-		run->error_code = ERRCODE_CONNECTION_FAILURE;
-		strlcpy(run->error_message, "a benchmark client exited unexpectedly",
-				sizeof(run->error_message));
-		strlcpy(run->error_detail, "See the server log for the reason.",
-				sizeof(run->error_detail));
-	}
-	SpinLockRelease(&run->mutex);
-	if (first)
-		pb_set_stop(run, PB_STOP_FAILED);
-}
-
-/*
- * pb_recorder_gone_error
- *		Record that the recorder exited before the run ended, and stop it.
- */
-static void
-pb_recorder_gone_error(PbRunShared *run)
-{
-	SpinLockAcquire(&run->mutex);
-	if (run->error_code == 0)
-	{
-		run->error_code = ERRCODE_INTERNAL_ERROR;
-		strlcpy(run->error_message, "the run's recorder exited before the run ended",
-				sizeof(run->error_message));
-		strlcpy(run->error_detail, "See the server log for the reason.",
-				sizeof(run->error_detail));
-	}
-	SpinLockRelease(&run->mutex);
-	pb_set_stop(run, PB_STOP_FAILED);
-}
-
-/*
  * pb_launch_run
  *		Run a benchmark and wait for its end.  Fills *result and returns
  *		normally if the run finished; raises the clients' error if it
@@ -413,9 +368,11 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 			pg_atomic_read_u32(&run->nready) == (uint32) params->nclients)
 			break;
 		if (pb_mark_gone_clients(launch) > 0)
-			pb_client_gone_error(run);
+			pb_fail_run(run, -1, ERRCODE_CONNECTION_FAILURE,
+						"a benchmark client exited unexpectedly", PB_SEE_LOG);
 		if (pb_worker_stopped(launch->handles[params->nclients]) && !recorder_ready)
-			pb_client_gone_error(run);
+			pb_fail_run(run, -1, ERRCODE_CONNECTION_FAILURE,
+						"a benchmark client exited unexpectedly", PB_SEE_LOG);
 		pb_launcher_wait(100);
 	}
 
@@ -452,7 +409,8 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 		if (done)
 			break;
 		if (pb_mark_gone_clients(launch) > 0)
-			pb_client_gone_error(run);
+			pb_fail_run(run, -1, ERRCODE_CONNECTION_FAILURE,
+						"a benchmark client exited unexpectedly", PB_SEE_LOG);
 		if (params->release_xmin)
 			pb_release_xmin();
 		pb_launcher_wait(1000);
@@ -465,7 +423,8 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 	for (int i = 0; i < run->nclients; i++)
 		if (pg_atomic_read_u32(&pb_slot(run, launch->slots, i)->status) != PB_SLOT_EXITED)
 		{
-			pb_recorder_gone_error(run);
+			pb_fail_run(run, -1, ERRCODE_INTERNAL_ERROR,
+						"the run's recorder exited before the run ended", PB_SEE_LOG);
 			break;
 		}
 	for (int i = 0; i < launch->nhandles; i++)
@@ -491,12 +450,18 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 	dsm_detach(seg);			/* frees launch too */
 
 	if (reason == PB_STOP_FAILED)
+	{
+		char		who[64] = "";
+
+		if (failed_client >= 0)
+			snprintf(who, sizeof(who), "Client %d of run " INT64_FORMAT " failed; ",
+					 failed_client + 1, result->run_id);
+		else
+			snprintf(who, sizeof(who), "Run " INT64_FORMAT " failed; ", result->run_id);
 		ereport(ERROR,
 				(errcode(error_code),
 				 errmsg("%s", error_message),
-				 error_detail[0] ?
-				 errdetail("%s Client %d of run " INT64_FORMAT " failed; the run is recorded as failed.",
-						   error_detail, failed_client + 1, result->run_id) :
-				 errdetail("Client %d of run " INT64_FORMAT " failed; the run is recorded as failed.",
-						   failed_client + 1, result->run_id)));
+				 errdetail("%s%s%sthe run is recorded as failed.", error_detail,
+						   error_detail[0] ? " " : "", who)));
+	}
 }

@@ -82,6 +82,29 @@ pb_set_stop(PbRunShared *run, PbStopReason reason)
 }
 
 /*
+ * pb_fail_run
+ *		Record why the run failed, unless a reason was recorded first, and
+ *		stop it.  client is the failing client's number, or -1.
+ */
+void
+pb_fail_run(PbRunShared *run, int client, int code, const char *message,
+			const char *detail)
+{
+	SpinLockAcquire(&run->mutex);
+	if (run->error_code == 0)
+	{
+		run->failed_client = client;
+		run->error_code = code;
+		strlcpy(run->error_message, message ? message : "",
+				sizeof(run->error_message));
+		strlcpy(run->error_detail, detail ? detail : "",
+				sizeof(run->error_detail));
+	}
+	SpinLockRelease(&run->mutex);
+	pb_set_stop(run, PB_STOP_FAILED);
+}
+
+/*
  * pb_wake_launcher
  *		Set the launcher's latch, so that it looks at the run again.
  */
