@@ -64,24 +64,27 @@ psql -XAt -F ' = ' -c "SELECT name, current_setting(name) FROM pg_settings WHERE
 echo
 
 # time_it LABEL COMMAND...: run COMMAND $REPEAT times, each after a
-# checkpoint; print every wall-clock time and remember the best in T_<LABEL>
+# checkpoint; print every wall-clock time and the WAL the last run wrote,
+# and remember the best time in T_<LABEL>
 time_it()
 {
 	local label=$1
 	shift
-	local best="" times="" i start end secs
+	local best="" times="" i start end secs lsn wal
 	for i in $(seq "$REPEAT"); do
 		psql -XqAt -c "CHECKPOINT" >/dev/null
+		lsn=$(psql -XqAt -c "SELECT pg_current_wal_lsn()")
 		start=$(date +%s.%N)
 		"$@" >"$TMP/out.$label" 2>&1 || { cat "$TMP/out.$label"; exit 1; }
 		end=$(date +%s.%N)
+		wal=$(psql -XqAt -c "SELECT (pg_current_wal_lsn() - '$lsn') / 1048576")
 		secs=$(echo "$end - $start" | bc)
 		times="$times $(printf '%.2f' "$secs")"
 		if [ -z "$best" ] || [ "$(echo "$secs < $best" | bc)" = 1 ]; then
 			best=$secs
 		fi
 	done
-	printf '%-48s %8.2f s   (runs:%s)\n' "$label" "$best" "$times"
+	printf '%-48s %8.2f s   (runs:%s; WAL %.0f MB)\n' "$label" "$best" "$times" "$wal"
 	eval "T_$label=$best"
 }
 
@@ -98,11 +101,13 @@ echo "== pgbench data set, scale $SCALE (best of $REPEAT)"
 time_it pgbench_i pgbench -i -q -s "$SCALE"
 time_it pgbench_i_dtGvp pgbench -i -q -I dtGvp -s "$SCALE"
 time_it polarbench_pgbench psql -XqAt -c "SELECT polarbench_init('pgbench', scale => $SCALE)"
+time_it polarbench_pgbench_nocomp psql -XqAt -c "SELECT polarbench_init('pgbench', scale => $SCALE, wal_compression => false)"
 time_it polarbench_pgbench_p4 psql -XqAt -c "SELECT polarbench_init('pgbench', scale => $SCALE, partitions => 4, parallel => 2)"
 time_it pgbench_i_p4 pgbench -i -q -s "$SCALE" --partitions=4
 echo
 ratio "pgbench -i / polarbench_init" "$T_pgbench_i" "$T_polarbench_pgbench"
 ratio "pgbench -i -I dtGvp / polarbench_init" "$T_pgbench_i_dtGvp" "$T_polarbench_pgbench"
+ratio "pgbench -i / polarbench_init(wal_compression false)" "$T_pgbench_i" "$T_polarbench_pgbench_nocomp"
 ratio "pgbench -i / polarbench_init(partitions 4, parallel 2)" "$T_pgbench_i" "$T_polarbench_pgbench_p4"
 ratio "pgbench -i --partitions=4 / polarbench_init(partitions 4, parallel 2)" "$T_pgbench_i_p4" "$T_polarbench_pgbench_p4"
 echo

@@ -30,9 +30,9 @@ ROLLBACK;
 SELECT count(*) FROM pg_class
  WHERE relname LIKE 'pgbench%' OR relname LIKE 'sbtest%' OR relname = 'usertable';
 -- the function is not for everybody, and runs with the caller's rights
-SELECT has_function_privilege('public', 'polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean)', 'execute');
+SELECT has_function_privilege('public', 'polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean)', 'execute');
 CREATE ROLE polarbench_loader_tester;
-GRANT EXECUTE ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean) TO polarbench_loader_tester;
+GRANT EXECUTE ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean) TO polarbench_loader_tester;
 CREATE SCHEMA polarbench_locked;
 SET ROLE polarbench_loader_tester;
 SET search_path = polarbench_locked, public;
@@ -41,7 +41,7 @@ RESET search_path;
 RESET ROLE;
 -- loader workers log in as the caller: a NOLOGIN role cannot load in parallel
 CREATE ROLE polarbench_nologin_tester NOLOGIN;
-GRANT EXECUTE ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean) TO polarbench_nologin_tester;
+GRANT EXECUTE ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean) TO polarbench_nologin_tester;
 CREATE SCHEMA polarbench_nologin AUTHORIZATION polarbench_nologin_tester;
 SET ROLE polarbench_nologin_tester;
 SET search_path = polarbench_nologin, public;
@@ -49,25 +49,37 @@ SELECT polarbench_init('sysbench', tables => 2, parallel => 2);
 RESET search_path;
 RESET ROLE;
 DROP SCHEMA polarbench_nologin;
-REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean) FROM polarbench_nologin_tester;
+REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean) FROM polarbench_nologin_tester;
 DROP ROLE polarbench_nologin_tester;
 DROP SCHEMA polarbench_locked;
-REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean) FROM polarbench_loader_tester;
+REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean) FROM polarbench_loader_tester;
 DROP ROLE polarbench_loader_tester;
 -- a table changed behind the loader's back (here: given an index by an
--- event trigger) is not filled
+-- event trigger) is not filled; nor is one whose primary key the load
+-- builds as rows go, when it gets a second index
 CREATE FUNCTION polarbench_test_add_index() RETURNS event_trigger
 LANGUAGE plpgsql AS $$
+DECLARE
+	cmd record;
 BEGIN
-	IF EXISTS (SELECT FROM pg_event_trigger_ddl_commands()
-				WHERE object_identity = 'public.usertable'
-				  AND command_tag = 'CREATE TABLE') THEN
-		CREATE INDEX ON public.usertable (field0);
-	END IF;
+	FOR cmd IN SELECT * FROM pg_event_trigger_ddl_commands()
+				WHERE command_tag = 'CREATE TABLE' LOOP
+		IF cmd.object_identity = 'public.usertable' THEN
+			CREATE INDEX ON public.usertable (field0);
+		ELSIF cmd.object_identity = 'public.sbtest1' THEN
+			CREATE INDEX ON public.sbtest1 (k);
+		ELSIF cmd.object_identity = 'public.pgbench_accounts' THEN
+			CREATE INDEX ON public.pgbench_accounts (bid);
+		END IF;
+	END LOOP;
 END $$;
 CREATE EVENT TRIGGER polarbench_test_add_index ON ddl_command_end
 	EXECUTE FUNCTION polarbench_test_add_index();
 SELECT polarbench_init('ycsb', records => 10);
+SELECT polarbench_init('sysbench', tables => 1, table_size => 10);
+SELECT polarbench_init('pgbench', scale => 1);
+SELECT polarbench_init('pgbench', scale => 1, parallel => 2);
 DROP EVENT TRIGGER polarbench_test_add_index;
 DROP FUNCTION polarbench_test_add_index();
-SELECT count(*) FROM pg_class WHERE relname = 'usertable';
+SELECT count(*) FROM pg_class WHERE relname IN ('usertable', 'sbtest1')
+    OR relname LIKE 'pgbench%';

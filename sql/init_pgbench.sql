@@ -66,3 +66,33 @@ SELECT rows FROM polarbench_init('pgbench', scale => 2);
 ROLLBACK;
 SELECT count(*) FROM pgbench_accounts;
 DROP TABLE pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers;
+-- from scale 20000 on, aid is a bigint in pgbench_accounts and
+-- pgbench_history, as pgbench makes them: an event trigger looks when
+-- pgbench_accounts is created, then stops the load
+CREATE FUNCTION polarbench_test_aid_type() RETURNS event_trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+	cmd record;
+BEGIN
+	FOR cmd IN SELECT * FROM pg_event_trigger_ddl_commands()
+				WHERE object_identity = 'public.pgbench_accounts'
+				  AND command_tag = 'CREATE TABLE' LOOP
+		RAISE EXCEPTION 'pgbench_accounts.aid is %, pgbench_history.aid is %',
+			(SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+			  WHERE attrelid = cmd.objid AND attname = 'aid'),
+			(SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+			  WHERE attrelid = 'public.pgbench_history'::regclass
+				AND attname = 'aid');
+	END LOOP;
+END $$;
+CREATE EVENT TRIGGER polarbench_test_aid_type ON ddl_command_end
+	EXECUTE FUNCTION polarbench_test_aid_type();
+\set VERBOSITY terse
+SELECT polarbench_init('pgbench', scale => 19999);
+SELECT polarbench_init('pgbench', scale => 20000);
+SELECT polarbench_init('pgbench', scale => 20000, partitions => 4,
+                       partition_method => 'hash');
+\set VERBOSITY default
+DROP EVENT TRIGGER polarbench_test_aid_type;
+DROP FUNCTION polarbench_test_aid_type();
+SELECT count(*) FROM pg_class WHERE relname LIKE 'pgbench%';

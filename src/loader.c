@@ -29,6 +29,7 @@
 #include "portability/instr_time.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
@@ -42,8 +43,18 @@ PG_FUNCTION_INFO_V1(polarbench_init);
 static const char *const pb_init_argnames[] = {
 	"dataset", "scale", "tables", "table_size", "records", "fields",
 	"field_length", "parallel", "fillfactor", "unlogged", "partitions",
-	"partition_method", "foreign_keys", "drop", "progress"
+	"partition_method", "foreign_keys", "drop", "progress", "wal_compression"
 };
+
+/*
+ * How the load's page images are compressed in WAL when it compresses
+ * them: lz4 is fast enough to cost less CPU than the writes it saves.
+ */
+#ifdef USE_LZ4
+#define PB_WAL_COMPRESSION		"lz4"
+#else
+#define PB_WAL_COMPRESSION		"pglz"
+#endif
 
 static void pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts);
 static void pb_init_check_common(const PbLoadOptions *opts);
@@ -69,10 +80,51 @@ pb_loader_dataset(PbDatasetKind kind)
 }
 
 /*
+ * The direct path writes whole pages to WAL as full-page images (see
+ * loader_bulk.c), and the rows of a benchmark's tables compress well.
+ * When opts ask for it, wal_compression is off and the current role may
+ * set it (as SET would check), turn it on until
+ * pb_loader_compress_wal_end(): for this backend only, and only for the
+ * load.  Returns the GUC nesting level to close, or -1 when nothing was
+ * set.  An error unwinds the setting with the (sub)transaction.
+ */
+int
+pb_loader_compress_wal_begin(const PbLoadOptions *opts)
+{
+	int			nest_level;
+
+	if (!opts->wal_compression ||
+		strcmp(GetConfigOption("wal_compression", false, false), "off") != 0)
+		return -1;
+	nest_level = NewGUCNestLevel();
+	if (set_config_option("wal_compression", PB_WAL_COMPRESSION,
+						  superuser() ? PGC_SUSET : PGC_USERSET,
+						  PGC_S_SESSION, GUC_ACTION_SAVE, true, DEBUG1,
+						  false) <= 0)
+	{
+		/* not allowed: the load runs with the server's setting */
+		AtEOXact_GUC(true, nest_level);
+		return -1;
+	}
+	return nest_level;
+}
+
+/*
+ * Restore wal_compression as pb_loader_compress_wal_begin() found it.
+ */
+void
+pb_loader_compress_wal_end(int nest_level)
+{
+	if (nest_level >= 0)
+		AtEOXact_GUC(true, nest_level);
+}
+
+/*
  * polarbench_init(dataset, scale, tables, table_size, records, fields,
  * field_length, parallel, fillfactor, unlogged, partitions,
- * partition_method, foreign_keys, drop, progress): load a data set and
- * return one row (dataset, tables, rows, bytes, seconds, rows_per_second).
+ * partition_method, foreign_keys, drop, progress, wal_compression): load a
+ * data set and return one row (dataset, tables, rows, bytes, seconds,
+ * rows_per_second).
  */
 Datum
 polarbench_init(PG_FUNCTION_ARGS)
@@ -169,6 +221,7 @@ polarbench_init(PG_FUNCTION_ARGS)
 		StringInfoData drop;
 		int			njobs = ds->njobs(&opts, false);
 		int			job;
+		int			nest_level = pb_loader_compress_wal_begin(&opts);
 
 		/* drop what is there, in one command as pgbench -i */
 		initStringInfo(&drop);
@@ -186,6 +239,7 @@ polarbench_init(PG_FUNCTION_ARGS)
 		for (job = 0; job < njobs; job++)
 			rows += ds->run_job(&opts, job, false, &progress);
 		ds->finish(&opts, false);
+		pb_loader_compress_wal_end(nest_level);
 	}
 
 	bytes = pb_init_bytes(&opts, names);
@@ -250,6 +304,7 @@ pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts)
 	opts->foreign_keys = PG_GETARG_BOOL(12);
 	opts->drop = PG_GETARG_BOOL(13);
 	opts->progress = PG_GETARG_BOOL(14);
+	opts->wal_compression = PG_GETARG_BOOL(15);
 
 	if (pg_strcasecmp(method, "range") == 0)
 		opts->partition_method = PB_PART_RANGE;

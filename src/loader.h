@@ -46,6 +46,13 @@
 #define pb_namespace_aclcheck(nsp, role, mode) \
 	pg_namespace_aclcheck((nsp), (role), (mode))
 #endif
+#if PG_VERSION_NUM >= 160000
+#define PB_DROP_RELATION_BUFFERS(smgr, forks, nforks, first) \
+	DropRelationBuffers((smgr), (forks), (nforks), (first))
+#else
+#define PB_DROP_RELATION_BUFFERS(smgr, forks, nforks, first) \
+	DropRelFileNodeBuffers((smgr), (forks), (nforks), (first))
+#endif
 #if PG_VERSION_NUM >= 170000
 #define PB_MY_PROCNO				MyProcNumber
 #else
@@ -88,6 +95,7 @@ typedef struct PbLoadOptions
 	bool		foreign_keys;
 	bool		drop;
 	bool		progress;
+	bool		wal_compression;	/* compress the load's page images */
 	Oid			nspid;			/* schema the tables are created in */
 	char		nspname[NAMEDATALEN];
 } PbLoadOptions;
@@ -140,6 +148,9 @@ typedef struct PbDataset
 /* pgbench -i prints a progress line every this many rows */
 #define PB_PROGRESS_ROWS		100000
 
+/* An index built from rows in key order (loader_btree.c) */
+typedef struct PbBtreeBuild PbBtreeBuild;
+
 /* Buffered insertion into one table created by the current load */
 typedef struct PbBulkInsert
 {
@@ -153,6 +164,8 @@ typedef struct PbBulkInsert
 	MemoryContext batch_cxt;	/* values of the buffered rows */
 	int64		rows;
 	PbProgress *progress;
+	PbBtreeBuild *btree;		/* index filled as rows go, or NULL */
+	int			key_col;		/* its key's column, 0-based */
 
 	/*
 	 * Direct path: full pages built here and written past shared buffers
@@ -171,13 +184,19 @@ typedef struct PbBulkInsert
 
 /* loader.c */
 extern const PbDataset *pb_loader_dataset(PbDatasetKind kind);
+extern int	pb_loader_compress_wal_begin(const PbLoadOptions *opts);
+extern void pb_loader_compress_wal_end(int nest_level);
 
 /* loader_bulk.c */
 extern PbBulkInsert *pb_bulk_begin(Oid relid, PbProgress *progress,
-								   int batch, bool small_rows);
+								   int batch, bool small_rows,
+								   Oid key_index);
 extern TupleTableSlot *pb_bulk_next_slot(PbBulkInsert *bulk);
 extern void pb_bulk_store(PbBulkInsert *bulk);
 extern int64 pb_bulk_end(PbBulkInsert *bulk);
+extern void pb_write_pages(Relation rel, ForkNumber fork, bool use_wal,
+						   bool sync, bool extend, BlockNumber first,
+						   int npages, Page *pages, bool page_std);
 extern void pb_progress_init(PbProgress *progress, int64 total, bool notice,
 							 pg_atomic_uint64 *shared);
 extern void pb_progress_table_begin(PbProgress *progress, Oid relid);
@@ -185,9 +204,16 @@ extern void pb_progress_table_end(PbProgress *progress);
 extern void pb_progress_notice(PbProgress *progress, int64 done, bool last);
 extern void pb_loader_sql(const char *fmt,...) pg_attribute_printf(1, 2);
 extern Oid	pb_loader_relid(const PbLoadOptions *opts, const char *name);
+extern Oid	pb_loader_primary_key(Oid relid);
 extern char *pb_loader_qualify(const PbLoadOptions *opts, const char *name);
 extern char *pb_loader_bpchar_fill(int len, char c);
 extern const char *pb_loader_with(const PbLoadOptions *opts, bool always);
+
+/* loader_btree.c */
+extern PbBtreeBuild *pb_btree_begin(Relation heap, Oid indexoid, int max_run);
+extern AttrNumber pb_btree_key_attno(PbBtreeBuild *build);
+extern void pb_btree_add(PbBtreeBuild *build, Datum key, ItemPointer tid);
+extern void pb_btree_end(PbBtreeBuild *build);
 
 /* loader_pgbench.c, loader_sysbench.c, loader_ycsb.c */
 extern const PbDataset pb_dataset_pgbench;

@@ -19,7 +19,7 @@
  * full-page images when the relation needs WAL, the visibility map fork
  * written at the end with every page all-visible and all-frozen, and the
  * checkpointer asked to fsync both forks, as for pages of shared buffers
- * (see pb_direct_extend() for why no checkpoint can slip in between).
+ * (see pb_write_pages() for why no checkpoint can slip in between).
  * This skips the buffer manager's one-page extensions, zero-filled first,
  * and the bulk-write ring's write-backs, which are most of the cost of
  * table_multi_insert() for such rows.  pg_class.relallvisible is set by
@@ -61,10 +61,7 @@
 
 static void pb_bulk_flush(PbBulkInsert *bulk);
 static char *palloc_aligned_pages(PbBulkInsert *bulk);
-static void pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple);
-static void pb_direct_extend(PbBulkInsert *bulk, ForkNumber fork,
-							 BlockNumber first, int npages, Page *pages,
-							 bool page_std);
+static void pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple, Datum key);
 static void pb_direct_write(PbBulkInsert *bulk, int npages);
 static void pb_direct_finish(PbBulkInsert *bulk);
 static void pb_progress_add(PbProgress *progress, int64 rows);
@@ -73,13 +70,17 @@ static void pb_progress_add(PbProgress *progress, int64 rows);
  * Open relation relid, which the current load created, for insertion of
  * batch rows at a time (at most PB_BULK_BATCH).  Rows are counted in
  * progress when it is not NULL.  small_rows promises rows that never need
- * TOAST, allowing the direct path.
+ * TOAST, allowing the direct path.  key_index, when valid, is the table's
+ * one index, created empty by the load, whose key the rows fill in
+ * ascending order: it is built as they are written (loader_btree.c).
  */
 PbBulkInsert *
-pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows)
+pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows,
+			  Oid key_index)
 {
 	PbBulkInsert *bulk = palloc0(sizeof(PbBulkInsert));
 	SubTransactionId subid = GetCurrentSubTransactionId();
+	List	   *indexes;
 	int			i;
 
 	bulk->rel = table_open(relid, RowExclusiveLock);
@@ -88,12 +89,14 @@ pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows)
 			 RelationGetRelationName(bulk->rel));
 
 	/*
-	 * Rows go in without index maintenance, triggers or row security: the
-	 * table must still be as the load created it (an event trigger could
-	 * have added an index meanwhile).
+	 * Rows go in without index maintenance (but for key_index, built
+	 * here), triggers or row security: the table must still be as the load
+	 * created it (an event trigger could have added an index meanwhile).
 	 */
-	if (bulk->rel->rd_rel->relhasindex || bulk->rel->rd_rel->relhastriggers ||
-		bulk->rel->rd_rel->relrowsecurity)
+	indexes = RelationGetIndexList(bulk->rel);
+	if (list_length(indexes) != (OidIsValid(key_index) ? 1 : 0) ||
+		(indexes != NIL && linitial_oid(indexes) != key_index) ||
+		bulk->rel->rd_rel->relhastriggers || bulk->rel->rd_rel->relrowsecurity)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("table \"%s\" got indexes, triggers or row security before it was loaded",
@@ -154,6 +157,13 @@ pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows)
 	for (i = 0; i < bulk->batch; i++)
 		bulk->slots[i] = table_slot_create(bulk->rel, NULL);
 	bulk->progress = progress;
+	if (OidIsValid(key_index))
+	{
+		bulk->btree = pb_btree_begin(bulk->rel, key_index,
+									 bulk->batch == PB_BULK_BATCH ?
+									 PB_DIRECT_PAGES : 1);
+		bulk->key_col = pb_btree_key_attno(bulk->btree) - 1;
+	}
 	return bulk;
 }
 
@@ -186,7 +196,8 @@ pb_bulk_store(PbBulkInsert *bulk)
 
 		pb_direct_add(bulk, heap_form_tuple(RelationGetDescr(bulk->rel),
 											slot->tts_values,
-											slot->tts_isnull));
+											slot->tts_isnull),
+					  slot->tts_values[bulk->key_col]);
 		MemoryContextSwitchTo(oldcxt);
 	}
 	else
@@ -209,10 +220,10 @@ palloc_aligned_pages(PbBulkInsert *bulk)
 /*
  * Direct path: put tuple on the current page, starting a new page when it
  * does not fit (by heap_multi_insert()'s rule, so pages hold as many rows
- * as they would have).
+ * as they would have), and key, its key, into the index built as rows go.
  */
 static void
-pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple)
+pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple, Datum key)
 {
 	Page		page = (Page) (bulk->pages + bulk->npages * BLCKSZ);
 	HeapTupleHeader htup = tuple->t_data;
@@ -246,21 +257,27 @@ pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple)
 		elog(ERROR, "failed to add tuple to page");
 	htup = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, off));
 	ItemPointerSet(&htup->t_ctid, bulk->next_block + bulk->npages, off);
+	if (bulk->btree)
+		pb_btree_add(bulk->btree, key, &htup->t_ctid);
 }
 
 /*
- * Direct path: write npages pages, starting at block first of fork, from
- * pages[].  With WAL, each page is logged as a full-page image before it is
- * written.  The checkpointer is asked to fsync what was written (once per
- * batch and file segment), as it would be for shared buffers; meanwhile
- * the checkpoint's start is held back (DELAY_CHKPT_START), so that no
- * checkpoint can begin after our WAL records yet miss the fsync request.
+ * Write npages pages of rel's fork, starting at block first, from pages[],
+ * past shared buffers: appended to the file with extend, else over blocks
+ * it already has.  With use_wal, each page is logged as a full-page image
+ * before it is written; page_std says the pages have a standard layout
+ * (their hole need not be logged).  With sync, the checkpointer is asked to
+ * fsync what was written (once per batch and file segment), as it would be
+ * for shared buffers; meanwhile the checkpoint's start is held back
+ * (DELAY_CHKPT_START), so that no checkpoint can begin after our WAL
+ * records yet miss the fsync request.
  */
-static void
-pb_direct_extend(PbBulkInsert *bulk, ForkNumber fork, BlockNumber first,
-				 int npages, Page *pages, bool page_std)
+void
+pb_write_pages(Relation rel, ForkNumber fork, bool use_wal, bool sync,
+			   bool extend, BlockNumber first, int npages, Page *pages,
+			   bool page_std)
 {
-	SMgrRelation smgr = RelationGetSmgr(bulk->rel);
+	SMgrRelation smgr = RelationGetSmgr(rel);
 	BlockNumber blknos[PB_DIRECT_PAGES];
 	int			i;
 
@@ -272,16 +289,21 @@ pb_direct_extend(PbBulkInsert *bulk, ForkNumber fork, BlockNumber first,
 	PG_TRY();
 	{
 		MyProc->delayChkptFlags |= DELAY_CHKPT_START;
-		if (bulk->use_wal)
-			log_newpages(PB_REL_LOCATOR(bulk->rel), fork, npages, blknos,
-						 pages, page_std);
+		if (use_wal)
+			log_newpages(PB_REL_LOCATOR(rel), fork, npages, blknos, pages,
+						 page_std);
 		for (i = 0; i < npages; i++)
 		{
-			bool		skip_fsync = !bulk->sync ||
+			bool		skip_fsync = !sync ||
 			(i < npages - 1 && (blknos[i] + 1) % RELSEG_SIZE != 0);
 
 			PageSetChecksumInplace(pages[i], blknos[i]);
-			smgrextend(smgr, fork, blknos[i], (char *) pages[i], skip_fsync);
+			if (extend)
+				smgrextend(smgr, fork, blknos[i], (char *) pages[i],
+						   skip_fsync);
+			else
+				smgrwrite(smgr, fork, blknos[i], (char *) pages[i],
+						  skip_fsync);
 		}
 	}
 	PG_FINALLY();
@@ -308,8 +330,8 @@ pb_direct_write(PbBulkInsert *bulk, int npages)
 		pages[i] = (Page) (bulk->pages + i * BLCKSZ);
 		PageSetAllVisible(pages[i]);
 	}
-	pb_direct_extend(bulk, MAIN_FORKNUM, bulk->next_block, npages, pages,
-					 true);
+	pb_write_pages(bulk->rel, MAIN_FORKNUM, bulk->use_wal, bulk->sync, true,
+				   bulk->next_block, npages, pages, true);
 	bulk->next_block += npages;
 	bulk->npages = 0;
 	PageInit((Page) bulk->pages, BLCKSZ, 0);
@@ -353,8 +375,8 @@ pb_direct_finish(PbBulkInsert *bulk)
 			if (count % 4)
 				map[count / 4] = (uint8) ((1 << (2 * (count % 4))) - 1);
 			/* the map is in the page's "hole": not a standard page */
-			pb_direct_extend(bulk, VISIBILITYMAP_FORKNUM, vmblk, 1, &vmpage,
-							 false);
+			pb_write_pages(bulk->rel, VISIBILITYMAP_FORKNUM, bulk->use_wal,
+						   bulk->sync, true, vmblk, 1, &vmpage, false);
 		}
 	}
 }
@@ -371,8 +393,17 @@ pb_bulk_flush(PbBulkInsert *bulk)
 		return;
 	CHECK_FOR_INTERRUPTS();
 	if (!bulk->direct)
+	{
+		int			i;
+
 		table_multi_insert(bulk->rel, bulk->slots, n, bulk->cid,
 						   bulk->options, bulk->bistate);
+		if (bulk->btree)
+			for (i = 0; i < n; i++)
+				pb_btree_add(bulk->btree,
+							 bulk->slots[i]->tts_values[bulk->key_col],
+							 &bulk->slots[i]->tts_tid);
+	}
 	bulk->nbuffered = 0;
 	bulk->rows += n;
 	MemoryContextReset(bulk->batch_cxt);
@@ -393,6 +424,8 @@ pb_bulk_end(PbBulkInsert *bulk)
 	pb_bulk_flush(bulk);
 	if (bulk->direct)
 		pb_direct_finish(bulk);
+	if (bulk->btree)
+		pb_btree_end(bulk->btree);
 	FreeBulkInsertState(bulk->bistate);
 	table_finish_bulk_insert(bulk->rel, bulk->options);
 	for (i = 0; i < bulk->batch; i++)
@@ -538,6 +571,23 @@ pb_loader_relid(const PbLoadOptions *opts, const char *name)
 	if (!OidIsValid(relid))
 		elog(ERROR, "table \"%s\" was not created", name);
 	return relid;
+}
+
+/*
+ * OID of the primary key index of table relid, which the load gave it.
+ * Whether it is the table's only index is pb_bulk_begin()'s to check.
+ */
+Oid
+pb_loader_primary_key(Oid relid)
+{
+	Relation	rel = table_open(relid, AccessShareLock);
+	Oid			index = RelationGetPrimaryKeyIndex(rel);
+
+	if (!OidIsValid(index))
+		elog(ERROR, "table \"%s\" has no primary key",
+			 RelationGetRelationName(rel));
+	table_close(rel, AccessShareLock);
+	return index;
 }
 
 /*

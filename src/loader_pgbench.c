@@ -55,6 +55,8 @@ static void pgb_create_small(const PbLoadOptions *opts);
 static int64 pgb_fill_small(const PbLoadOptions *opts, PbProgress *progress);
 static int64 pgb_fill_accounts(const PbLoadOptions *opts, int part,
 							   PbProgress *progress);
+static PbBulkInsert *pgb_accounts_begin(const PbLoadOptions *opts, int part,
+										PbProgress *progress, int batch);
 static void pgb_partition_bounds(const PbLoadOptions *opts, int part,
 								 int64 *lo, int64 *hi);
 
@@ -159,6 +161,9 @@ pgb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 						  pb_loader_with(opts, true));
 			return pgb_fill_small(opts, progress);
 		}
+		/* the key is built as the rows go (loader_btree.c) */
+		pb_loader_sql("alter table %s add primary key (aid)",
+					  pb_loader_qualify(opts, "pgbench_accounts"));
 		return pgb_fill_accounts(opts, 0, progress);
 	}
 
@@ -177,13 +182,13 @@ pgb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 		return rows;
 	}
 
-	/* accounts, or its partition number job */
+	/* accounts, or its partition number job, and its key */
 	pgb_create_accounts(opts, true, opts->partitions > 0 ? job : 0);
-	rows = pgb_fill_accounts(opts, opts->partitions > 0 ? job : 0, progress);
 	name = opts->partitions > 0 ? psprintf("pgbench_accounts_%d", job) :
 		pstrdup("pgbench_accounts");
 	pb_loader_sql("alter table %s add primary key (aid)",
 				  pb_loader_qualify(opts, name));
+	rows = pgb_fill_accounts(opts, opts->partitions > 0 ? job : 0, progress);
 	pb_loader_sql("analyze %s", pb_loader_qualify(opts, name));
 	return rows;
 }
@@ -314,7 +319,7 @@ pgb_fill_small(const PbLoadOptions *opts, PbProgress *progress)
 
 	relid = pb_loader_relid(opts, "pgbench_branches");
 	pb_progress_table_begin(progress, relid);
-	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH, true);
+	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH, true, InvalidOid);
 	for (i = 0; i < PGB_NBRANCHES * opts->scale; i++)
 	{
 		TupleTableSlot *slot = pb_bulk_next_slot(bulk);
@@ -331,7 +336,7 @@ pgb_fill_small(const PbLoadOptions *opts, PbProgress *progress)
 
 	relid = pb_loader_relid(opts, "pgbench_tellers");
 	pb_progress_table_begin(progress, relid);
-	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH, true);
+	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH, true, InvalidOid);
 	for (i = 0; i < PGB_NTELLERS * opts->scale; i++)
 	{
 		TupleTableSlot *slot = pb_bulk_next_slot(bulk);
@@ -369,8 +374,26 @@ pgb_hash_remainder(int64 aid, bool bigaid, int partitions)
 }
 
 /*
+ * Start inserting into pgbench_accounts (part 0) or its partition part,
+ * batch rows at a time, building its primary key as rows go.
+ */
+static PbBulkInsert *
+pgb_accounts_begin(const PbLoadOptions *opts, int part, PbProgress *progress,
+				   int batch)
+{
+	Oid			relid = pb_loader_relid(opts, part > 0 ?
+										psprintf("pgbench_accounts_%d", part) :
+										"pgbench_accounts");
+
+	return pb_bulk_begin(relid, progress, batch, true,
+						 pb_loader_primary_key(relid));
+}
+
+/*
  * Fill pgbench_accounts.  part 0: all of it, to its partitions if any;
  * otherwise only the rows of partition part, into the table of that name.
+ * Each table filled has its primary key already, empty: rows come in aid
+ * order, so the key is built as they are written.
  */
 static int64
 pgb_fill_accounts(const PbLoadOptions *opts, int part, PbProgress *progress)
@@ -401,9 +424,7 @@ pgb_fill_accounts(const PbLoadOptions *opts, int part, PbProgress *progress)
 	if (part > 0)
 	{
 		/* one partition, made a table of its own */
-		bulks[0] = pb_bulk_begin(pb_loader_relid(opts,
-												 psprintf("pgbench_accounts_%d", part)),
-								 progress, PB_BULK_BATCH, true);
+		bulks[0] = pgb_accounts_begin(opts, part, progress, PB_BULK_BATCH);
 		if (!hash)
 		{
 			first = (part - 1) * part_size + 1;
@@ -411,16 +432,13 @@ pgb_fill_accounts(const PbLoadOptions *opts, int part, PbProgress *progress)
 		}
 	}
 	else if (opts->partitions == 0)
-		bulks[0] = pb_bulk_begin(pb_loader_relid(opts, "pgbench_accounts"),
-								 progress, PB_BULK_BATCH, true);
+		bulks[0] = pgb_accounts_begin(opts, 0, progress, PB_BULK_BATCH);
 	else if (hash)
 	{
 		/* every partition takes rows all along: share the batch memory */
 		for (t = 0; t < ntargets; t++)
-			bulks[t] = pb_bulk_begin(pb_loader_relid(opts,
-													 psprintf("pgbench_accounts_%d", t + 1)),
-									 progress,
-									 Max(16, PB_BULK_BATCH / ntargets), true);
+			bulks[t] = pgb_accounts_begin(opts, t + 1, progress,
+										  Max(16, PB_BULK_BATCH / ntargets));
 	}
 
 	for (aid = first; aid <= last; aid++)
@@ -452,9 +470,8 @@ pgb_fill_accounts(const PbLoadOptions *opts, int part, PbProgress *progress)
 					rows += pb_bulk_end(bulks[t - 1]);
 					bulks[t - 1] = NULL;
 				}
-				bulks[t] = pb_bulk_begin(pb_loader_relid(opts,
-														 psprintf("pgbench_accounts_%d", t + 1)),
-										 progress, PB_BULK_BATCH, true);
+				bulks[t] = pgb_accounts_begin(opts, t + 1, progress,
+											  PB_BULK_BATCH);
 			}
 			bulk = bulks[t];
 		}
@@ -497,7 +514,7 @@ pgb_finish(const PbLoadOptions *opts, bool parallel)
 					  pb_loader_qualify(opts, "pgbench_branches"));
 		pb_loader_sql("alter table %s add primary key (tid)",
 					  pb_loader_qualify(opts, "pgbench_tellers"));
-		pb_loader_sql("alter table %s add primary key (aid)", accounts);
+		/* accounts got its key before its rows (pgb_run_job()) */
 	}
 	else if (opts->partitions > 0)
 	{

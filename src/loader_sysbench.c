@@ -141,9 +141,16 @@ sb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 				  pb_loader_with(opts, false));
 
 	pg_prng_seed(&rng, pg_prng_uint64(&pg_global_prng_state));
+	/*
+	 * Rows come in id order: the key is built as they are written.  (Added
+	 * before the COPY progress report starts, which the index build would
+	 * end.)
+	 */
+	pb_loader_sql("ALTER TABLE %s ADD PRIMARY KEY (id)", qname);
 	relid = pb_loader_relid(opts, name);
 	pb_progress_table_begin(progress, relid);
-	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH, true);
+	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH, true,
+						 pb_loader_primary_key(relid));
 	for (id = 1; id <= opts->table_size; id++)
 	{
 		TupleTableSlot *slot = pb_bulk_next_slot(bulk);
@@ -174,7 +181,6 @@ sb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 	rows = pb_bulk_end(bulk);
 	pb_progress_table_end(progress);
 
-	pb_loader_sql("ALTER TABLE %s ADD PRIMARY KEY (id)", qname);
 	pb_loader_sql("CREATE INDEX %s ON %s(k)",
 				  quote_identifier(psprintf("k_%d", n)), qname);
 	if (opts->table_size > 0)

@@ -430,6 +430,7 @@ pb_loader_worker_run(PbLoadShared *shared, int index)
 	Latch	   *leader_latch = &GetPGProcByNumber(shared->leader_pgprocno)->procLatch;
 	PbProgress	progress;
 	uint32		job;
+	int			nest_level;
 
 	/* step 1 */
 	if (index == 0)
@@ -451,9 +452,11 @@ pb_loader_worker_run(PbLoadShared *shared, int index)
 		elog(ERROR, "SPI_connect failed");
 	PushActiveSnapshot(GetTransactionSnapshot());
 	pgstat_report_activity(STATE_RUNNING, "polarbench_init: loading");
+	nest_level = pb_loader_compress_wal_begin(opts);
 	while ((job = pg_atomic_fetch_add_u32(&shared->next_job, 1)) <
 		   (uint32) shared->njobs)
 		slot->rows += ds->run_job(opts, (int) job, true, &progress);
+	pb_loader_compress_wal_end(nest_level);
 	SPI_finish();
 	PopActiveSnapshot();
 	pgstat_report_activity(STATE_IDLEINTRANSACTION,

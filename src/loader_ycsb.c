@@ -150,7 +150,7 @@ ycsb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 						 (int) Max(1, Min(PB_BULK_BATCH,
 										  YCSB_BATCH_BYTES /
 										  ((int64) opts->fields * opts->field_length))),
-						 false);
+						 false, InvalidOid);
 	for (keynum = 0; keynum < opts->records; keynum++)
 	{
 		TupleTableSlot *slot = pb_bulk_next_slot(bulk);

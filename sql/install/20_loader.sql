@@ -19,7 +19,9 @@ CREATE TYPE polarbench_init_result AS (
  * committing its tables on its own; fillfactor, unlogged, partitions,
  * partition_method and foreign_keys are pgbench -i's options; drop => false
  * refuses to replace tables already there; progress => true sends pgbench
- * -i's progress lines as notices.
+ * -i's progress lines as notices; wal_compression => true compresses the
+ * page images the load writes to WAL when wal_compression is off and the
+ * role may set it.
  */
 CREATE FUNCTION polarbench_init(
 	dataset				text,
@@ -36,10 +38,12 @@ CREATE FUNCTION polarbench_init(
 	partition_method	text DEFAULT 'range',
 	foreign_keys		boolean DEFAULT false,
 	drop				boolean DEFAULT true,
-	progress			boolean DEFAULT false)
+	progress			boolean DEFAULT false,
+	wal_compression		boolean DEFAULT true)
 RETURNS polarbench_init_result
 AS 'MODULE_PATHNAME', 'polarbench_init'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int,
-	int, int, boolean, int, text, boolean, boolean, boolean) FROM PUBLIC;
+	int, int, boolean, int, text, boolean, boolean, boolean, boolean)
+	FROM PUBLIC;

@@ -1,5 +1,6 @@
-# polarbench_init('pgbench') makes what pgbench -i makes, and the real
-# pgbench runs against it.
+# polarbench_init('pgbench') makes what pgbench -i makes, down to the
+# pages of the indexes (the primary key of pgbench_accounts is built as
+# the rows are written), and the real pgbench runs against it.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -11,6 +12,8 @@ $node->init;
 $node->append_conf('postgresql.conf', "max_worker_processes = 16\n");
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION polarbench');
+$node->safe_psql('postgres', 'CREATE EXTENSION pageinspect');
+$node->safe_psql('postgres', 'CREATE EXTENSION amcheck');
 
 # Content and catalog description of the pgbench tables, to compare.
 my $describe = q{
@@ -30,6 +33,17 @@ SELECT conrelid::regclass::text, conname, contype, pg_get_constraintdef(oid)
  ORDER BY 1, 2;
 SELECT indexrelid::regclass::text, pg_get_indexdef(indexrelid)
   FROM pg_index WHERE indrelid::regclass::text LIKE 'pgbench%' ORDER BY 1;
+SELECT indexrelid::regclass::text, count(*),
+       md5(string_agg(substring(get_raw_page(indexrelid::regclass::text, b::int) from 11), '' ORDER BY b))
+  FROM pg_index, generate_series(0, pg_relation_size(indexrelid) / 8192 - 1) b
+ WHERE indrelid::regclass::text LIKE 'pgbench%' GROUP BY 1 ORDER BY 1;
+};
+
+# Every btree of the pgbench tables is sound and points at every row.
+my $amcheck = q{
+SELECT count(*), count(bt_index_parent_check(indexrelid, true, true))
+  FROM pg_index JOIN pg_class ON oid = indexrelid
+ WHERE relkind = 'i' AND indrelid::regclass::text LIKE 'pgbench%';
 };
 
 my @cases = (
@@ -57,6 +71,8 @@ foreach my $case (@cases)
 		"SELECT polarbench_init('pgbench', $init_args)");
 	my $got = $node->safe_psql('postgres', $describe);
 	is($got, $expected, "polarbench_init($init_args) = pgbench -i $pgbench_opts");
+	like($node->safe_psql('postgres', $amcheck), qr/^(\d+)\|\1$/,
+		"indexes pass amcheck after polarbench_init($init_args)");
 }
 
 # The real pgbench runs against the loaded tables.

@@ -16,6 +16,17 @@ $node->init;
 $node->append_conf('postgresql.conf', "max_worker_processes = 16\n");
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION polarbench');
+$node->safe_psql('postgres', 'CREATE EXTENSION pageinspect');
+$node->safe_psql('postgres', 'CREATE EXTENSION amcheck');
+
+# Pages of an index, but for their LSN and checksum.
+sub index_pages
+{
+	my ($index) = @_;
+	return $node->safe_psql('postgres', qq{
+SELECT count(*), md5(string_agg(substring(get_raw_page('$index', b::int) from 11), '' ORDER BY b))
+  FROM generate_series(0, pg_relation_size('$index') / 8192 - 1) b});
+}
 
 foreach my $parallel (1, 2)
 {
@@ -24,6 +35,16 @@ foreach my $parallel (1, 2)
 	is($node->safe_psql('postgres',
 			'SELECT count(*) FROM sbtest1'),
 		'2000', "sbtest1 loaded, parallel $parallel");
+
+	# the primary key, built as the rows were written, is the one
+	# PostgreSQL builds from the table, page for page
+	is($node->safe_psql('postgres',
+			"SELECT count(bt_index_parent_check('sbtest2_pkey', true, true))"),
+		'1', "sbtest2_pkey passes amcheck, parallel $parallel");
+	my $built = index_pages('sbtest2_pkey');
+	$node->safe_psql('postgres', 'REINDEX INDEX sbtest2_pkey');
+	is(index_pages('sbtest2_pkey'), $built,
+		"sbtest2_pkey as REINDEX builds it, parallel $parallel");
 
 	foreach my $workload (qw(oltp_read_write oltp_read_only oltp_write_only))
 	{

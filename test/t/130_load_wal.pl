@@ -26,7 +26,8 @@ SELECT 'heap', count(*) FROM verify_heapam('pgbench_accounts');
 SELECT 'heap', count(*) FROM verify_heapam('sbtest2');
 SELECT 'vm', all_visible = (SELECT pg_relation_size('pgbench_accounts') / 8192), all_frozen = all_visible FROM pg_visibility_map_summary('pgbench_accounts');
 SELECT 'frozen', count(*) FROM pg_check_frozen('pgbench_accounts');
-SELECT 'index', bt_index_check('pgbench_accounts_pkey', true), bt_index_check('k_2', true);
+SELECT 'index', bt_index_check('pgbench_accounts_pkey', true), bt_index_check('sbtest2_pkey', true), bt_index_check('k_2', true);
+SELECT 'index size', pg_relation_size('pgbench_accounts_pkey'), pg_relation_size('sbtest2_pkey');
 };
 
 # serial and parallel loads, some pages and their visibility map logged
