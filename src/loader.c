@@ -37,8 +37,6 @@
 
 PG_FUNCTION_INFO_V1(polarbench_init);
 
-#define PB_MAX_PARALLEL			64
-
 /* polarbench_init()'s arguments, in order */
 static const char *const pb_init_argnames[] = {
 	"dataset", "scale", "tables", "table_size", "records", "fields",

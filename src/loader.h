@@ -27,6 +27,7 @@
 #include "nodes/pg_list.h"
 #include "port/atomics.h"
 #include "portability/instr_time.h"
+#include "storage/smgr.h"
 #include "utils/rel.h"
 
 #include "compat.h"
@@ -37,14 +38,24 @@
  */
 #if PG_VERSION_NUM >= 160000
 #define PB_REL_FIRST_SUBID(rel)		((rel)->rd_firstRelfilelocatorSubid)
-#define PB_REL_LOCATOR(rel)			(&(rel)->rd_locator)
 #define pb_namespace_aclcheck(nsp, role, mode) \
 	object_aclcheck(NamespaceRelationId, (nsp), (role), (mode))
 #else
 #define PB_REL_FIRST_SUBID(rel)		((rel)->rd_firstRelfilenodeSubid)
-#define PB_REL_LOCATOR(rel)			(&(rel)->rd_node)
 #define pb_namespace_aclcheck(nsp, role, mode) \
 	pg_namespace_aclcheck((nsp), (role), (mode))
+#endif
+#if PG_VERSION_NUM >= 160000
+typedef RelFileLocator PbRelLocator;
+#define PB_SMGR_LOCATOR(smgr)		(&(smgr)->smgr_rlocator.locator)
+#else
+typedef RelFileNode PbRelLocator;
+#define PB_SMGR_LOCATOR(smgr)		(&(smgr)->smgr_rnode.node)
+#endif
+#if PG_VERSION_NUM >= 170000
+#define PB_SMGROPEN(locator)		smgropen((locator), INVALID_PROC_NUMBER)
+#else
+#define PB_SMGROPEN(locator)		smgropen((locator), InvalidBackendId)
 #endif
 #if PG_VERSION_NUM >= 160000
 #define PB_DROP_RELATION_BUFFERS(smgr, forks, nforks, first) \
@@ -58,6 +69,9 @@
 #else
 #define PB_MY_PROCNO				(MyProc->pgprocno)
 #endif
+
+/* Most workers of a parallel load */
+#define PB_MAX_PARALLEL			64
 
 /* Data sets polarbench_init() knows */
 typedef enum PbDatasetKind
@@ -194,7 +208,7 @@ extern PbBulkInsert *pb_bulk_begin(Oid relid, PbProgress *progress,
 extern TupleTableSlot *pb_bulk_next_slot(PbBulkInsert *bulk);
 extern void pb_bulk_store(PbBulkInsert *bulk);
 extern int64 pb_bulk_end(PbBulkInsert *bulk);
-extern void pb_write_pages(Relation rel, ForkNumber fork, bool use_wal,
+extern void pb_write_pages(SMgrRelation smgr, ForkNumber fork, bool use_wal,
 						   bool sync, bool extend, BlockNumber first,
 						   int npages, Page *pages, bool page_std);
 extern void pb_progress_init(PbProgress *progress, int64 total, bool notice,
@@ -214,6 +228,19 @@ extern PbBtreeBuild *pb_btree_begin(Relation heap, Oid indexoid, int max_run);
 extern AttrNumber pb_btree_key_attno(PbBtreeBuild *build);
 extern void pb_btree_add(PbBtreeBuild *build, Datum key, ItemPointer tid);
 extern void pb_btree_end(PbBtreeBuild *build);
+
+/* loader_writer.c */
+typedef struct PbPageWriters PbPageWriters;
+extern Size pb_writer_size(void);
+extern PbPageWriters *pb_writer_init(void *space, int nworkers);
+extern void pb_writer_attach(void *space, int index);
+extern void pb_writer_detach(void);
+extern void pb_write_pages_async(SMgrRelation smgr, ForkNumber fork,
+								 bool use_wal, bool sync, BlockNumber first,
+								 int npages, Page *pages);
+extern void pb_writer_wait_own(void);
+extern void pb_writer_help(void);
+extern void pb_writer_withdraw(void);
 
 /* loader_pgbench.c, loader_sysbench.c, loader_ycsb.c */
 extern const PbDataset pb_dataset_pgbench;

@@ -376,8 +376,9 @@ pb_btree_write(PbBtreeBuild *build, BlockNumber blkno, Page page)
 		build->run_len = 1;
 	}
 	else
-		pb_write_pages(build->index, MAIN_FORKNUM, build->use_wal,
-					   build->sync, false, blkno, 1, &page, true);
+		pb_write_pages(RelationGetSmgr(build->index), MAIN_FORKNUM,
+					   build->use_wal, build->sync, false, blkno, 1, &page,
+					   true);
 }
 
 /*
@@ -404,8 +405,9 @@ pb_btree_flush_run(PbBtreeBuild *build)
 	}
 	for (i = 0; i < build->run_len; i++)
 		pages[i] = (Page) (build->run + i * BLCKSZ);
-	pb_write_pages(build->index, MAIN_FORKNUM, build->use_wal, build->sync,
-				   true, build->run_first, build->run_len, pages, true);
+	pb_write_pages(RelationGetSmgr(build->index), MAIN_FORKNUM,
+				   build->use_wal, build->sync, true, build->run_first,
+				   build->run_len, pages, true);
 	build->nwritten = build->run_first + build->run_len;
 	build->run_len = 0;
 }
@@ -455,8 +457,9 @@ pb_btree_end(PbBtreeBuild *build)
 	{
 		meta = palloc(BLCKSZ);
 		_bt_initmetapage(meta, root, rootlevel, build->inskey->allequalimage);
-		pb_write_pages(build->index, MAIN_FORKNUM, build->use_wal,
-					   build->sync, false, BTREE_METAPAGE, 1, &meta, true);
+		pb_write_pages(RelationGetSmgr(build->index), MAIN_FORKNUM,
+					   build->use_wal, build->sync, false, BTREE_METAPAGE, 1,
+					   &meta, true);
 	}
 
 	/* a metapage cached from before the build is stale */

@@ -262,7 +262,7 @@ pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple, Datum key)
 }
 
 /*
- * Write npages pages of rel's fork, starting at block first, from pages[],
+ * Write npages pages of smgr's fork, starting at block first, from pages[],
  * past shared buffers: appended to the file with extend, else over blocks
  * it already has.  With use_wal, each page is logged as a full-page image
  * before it is written; page_std says the pages have a standard layout
@@ -273,11 +273,10 @@ pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple, Datum key)
  * records yet miss the fsync request.
  */
 void
-pb_write_pages(Relation rel, ForkNumber fork, bool use_wal, bool sync,
+pb_write_pages(SMgrRelation smgr, ForkNumber fork, bool use_wal, bool sync,
 			   bool extend, BlockNumber first, int npages, Page *pages,
 			   bool page_std)
 {
-	SMgrRelation smgr = RelationGetSmgr(rel);
 	BlockNumber blknos[PB_DIRECT_PAGES];
 	int			i;
 
@@ -290,7 +289,7 @@ pb_write_pages(Relation rel, ForkNumber fork, bool use_wal, bool sync,
 	{
 		MyProc->delayChkptFlags |= DELAY_CHKPT_START;
 		if (use_wal)
-			log_newpages(PB_REL_LOCATOR(rel), fork, npages, blknos, pages,
+			log_newpages(PB_SMGR_LOCATOR(smgr), fork, npages, blknos, pages,
 						 page_std);
 		for (i = 0; i < npages; i++)
 		{
@@ -330,8 +329,10 @@ pb_direct_write(PbBulkInsert *bulk, int npages)
 		pages[i] = (Page) (bulk->pages + i * BLCKSZ);
 		PageSetAllVisible(pages[i]);
 	}
-	pb_write_pages(bulk->rel, MAIN_FORKNUM, bulk->use_wal, bulk->sync, true,
-				   bulk->next_block, npages, pages, true);
+	/* by an idle worker of a parallel load when there is one */
+	pb_write_pages_async(RelationGetSmgr(bulk->rel), MAIN_FORKNUM,
+						 bulk->use_wal, bulk->sync, bulk->next_block, npages,
+						 pages);
 	bulk->next_block += npages;
 	bulk->npages = 0;
 	PageInit((Page) bulk->pages, BLCKSZ, 0);
@@ -375,7 +376,7 @@ pb_direct_finish(PbBulkInsert *bulk)
 			if (count % 4)
 				map[count / 4] = (uint8) ((1 << (2 * (count % 4))) - 1);
 			/* the map is in the page's "hole": not a standard page */
-			pb_write_pages(bulk->rel, VISIBILITYMAP_FORKNUM, bulk->use_wal,
+			pb_write_pages(smgr, VISIBILITYMAP_FORKNUM, bulk->use_wal,
 						   bulk->sync, true, vmblk, 1, &vmpage, false);
 		}
 	}
@@ -423,7 +424,11 @@ pb_bulk_end(PbBulkInsert *bulk)
 
 	pb_bulk_flush(bulk);
 	if (bulk->direct)
+	{
 		pb_direct_finish(bulk);
+		/* what follows (ANALYZE, commit) needs the pages written */
+		pb_writer_wait_own();
+	}
 	if (bulk->btree)
 		pb_btree_end(bulk->btree);
 	FreeBulkInsertState(bulk->bistate);

@@ -13,9 +13,10 @@
  *
  *	1. Worker 0 drops the tables being replaced and commits (as pgbench -i,
  *	   which drops before it creates).  The others wait for it.
- *	2. Every worker takes jobs from a shared counter until none is left and
- *	   reports READY, its transaction still open: nothing of the new tables
- *	   is visible yet.
+ *	2. Every worker takes jobs from a shared counter until none is left,
+ *	   writes the pages of the workers still loading (loader_writer.c) until
+ *	   they are done, and reports READY, its transaction still open: nothing
+ *	   of the new tables is visible yet.
  *	3. When all are READY the leader, interrupts held, tells them to commit
  *	   and waits for them to have done so.
  *	4. The leader runs the data set's finishing step in its own transaction
@@ -104,6 +105,7 @@ typedef struct PbLoadShared
 	pg_atomic_uint32 next_job;
 	pg_atomic_uint32 verdict;	/* PbLoadVerdict */
 	pg_atomic_uint64 rows_done;
+	Size		writers_offset; /* the page writers' ring (loader_writer.c) */
 	PbLoadWorkerSlot workers[FLEXIBLE_ARRAY_MEMBER];
 } PbLoadShared;
 
@@ -145,12 +147,15 @@ pb_loader_run_parallel(const PbLoadOptions *opts)
 
 	size = offsetof(PbLoadShared, workers) +
 		sizeof(PbLoadWorkerSlot) * nworkers;
+	size = MAXALIGN(size);
 	leader = palloc0(offsetof(PbLoadLeader, handles) +
 					 sizeof(BackgroundWorkerHandle *) * nworkers);
-	leader->seg = dsm_create(size, 0);
+	leader->seg = dsm_create(size + pb_writer_size(), 0);
 	shared = dsm_segment_address(leader->seg);
 	memset(shared, 0, size);
 	leader->shared = shared;
+	shared->writers_offset = size;
+	pb_writer_init((char *) shared + size, nworkers);
 	shared->opts = *opts;
 	shared->database = MyDatabaseId;
 	shared->role = GetUserId();
@@ -414,6 +419,7 @@ pb_loader_worker_main(Datum main_arg)
 	}
 	PG_END_TRY();
 
+	pb_writer_detach();
 	dsm_detach(seg);
 	proc_exit(0);
 }
@@ -431,6 +437,8 @@ pb_loader_worker_run(PbLoadShared *shared, int index)
 	PbProgress	progress;
 	uint32		job;
 	int			nest_level;
+
+	pb_writer_attach((char *) shared + shared->writers_offset, index);
 
 	/* step 1 */
 	if (index == 0)
@@ -456,6 +464,8 @@ pb_loader_worker_run(PbLoadShared *shared, int index)
 	while ((job = pg_atomic_fetch_add_u32(&shared->next_job, 1)) <
 		   (uint32) shared->njobs)
 		slot->rows += ds->run_job(opts, (int) job, true, &progress);
+	/* no job left: write the pages of those still loading */
+	pb_writer_help();
 	pb_loader_compress_wal_end(nest_level);
 	SPI_finish();
 	PopActiveSnapshot();

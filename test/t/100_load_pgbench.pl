@@ -49,6 +49,7 @@ SELECT count(*), count(bt_index_parent_check(indexrelid, true, true))
 my @cases = (
 	[ '-s 1', q{scale => 1} ],
 	[ '-s 2', q{scale => 2} ],
+	[ '-s 2', q{scale => 2, parallel => 2} ],
 	[ '-s 2 -F 90 --foreign-keys', q{scale => 2, fillfactor => 90, foreign_keys => true} ],
 	[ '-s 2 --partitions=3', q{scale => 2, partitions => 3} ],
 	[ '-s 1 --partitions=4 --partition-method=hash --unlogged-tables',

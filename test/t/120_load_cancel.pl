@@ -13,6 +13,19 @@ $node->append_conf('postgresql.conf',
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION polarbench');
 
+# Relation files of the database that belong to no relation, once a
+# checkpoint has removed the files of aborted transactions.  A page writer
+# that wrote after its producer's transaction aborted would leave one.
+sub orphan_files
+{
+	$node->safe_psql('postgres', 'CHECKPOINT');
+	return $node->safe_psql('postgres', q{
+SELECT count(*) FROM pg_ls_dir('base/' || (SELECT oid FROM pg_database WHERE datname = current_database())) f
+ WHERE f ~ '^[0-9]+$'
+   AND f::oid NOT IN (SELECT pg_relation_filenode(oid) FROM pg_class
+                       WHERE pg_relation_filenode(oid) IS NOT NULL)});
+}
+
 # Start a load in the background, wait until rows are being inserted,
 # cancel it and return psql's stderr.
 sub cancel_load
@@ -52,6 +65,34 @@ is($node->safe_psql('postgres',
 		q{SELECT count(*) FROM pg_class WHERE relname LIKE 'sbtest%'}),
 	'0', 'no sysbench table left');
 
+is(orphan_files(), '0', 'no file left behind');
+
+# parallel pgbench unpartitioned: the idle worker writes the pages of the
+# one loading pgbench_accounts.  Cancel that one: its transaction aborts
+# and its files go while the writer still has its pages in hand; the
+# writer must not write them afterwards.
+{
+	my ($in, $out, $err) = ('', '', '');
+	my $h = IPC::Run::start(
+		[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
+		  q{SELECT polarbench_init('pgbench', scale => 20, parallel => 2)} ],
+		'<', \$in, '>', \$out, '2>', \$err);
+	my $producer = q{SELECT p.pid FROM pg_stat_progress_copy p JOIN pg_stat_activity a USING (pid) WHERE a.backend_type = 'polarbench loader' AND p.tuples_processed > 200000};
+	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM ($producer) s")
+	  or die 'the load never showed progress';
+	$node->safe_psql('postgres', "SELECT pg_cancel_backend(pid) FROM ($producer) s");
+	$h->finish;
+	like($err, qr{canceling statement due to user request.*CONTEXT:  polarbench loader worker}s,
+		'loader worker with a page writer canceled');
+}
+$node->poll_query_until('postgres',
+	q{SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'polarbench loader'})
+  or die 'loader workers stayed';
+is($node->safe_psql('postgres',
+		q{SELECT count(*) FROM pg_class WHERE relname LIKE 'pgbench%'}),
+	'0', 'no pgbench table left');
+is(orphan_files(), '0', 'no file left behind by the page writer');
+
 # parallel pgbench, canceled while loading partitions
 $err = cancel_load(
 	q{SELECT polarbench_init('pgbench', scale => 50, partitions => 4, parallel => 2)},
@@ -63,6 +104,8 @@ is($node->safe_psql('postgres',
 is($node->safe_psql('postgres',
 		q{SELECT count(*) FROM pg_class WHERE relname LIKE 'pgbench%'}),
 	'0', 'no pgbench table left');
+
+is(orphan_files(), '0', 'no file left behind');
 
 # a loader worker that fails makes the load fail, and nothing stays
 $node->safe_psql('postgres', q{CREATE TYPE sbtest3 AS ENUM ('x')});

@@ -30,9 +30,10 @@ SELECT 'index', bt_index_check('pgbench_accounts_pkey', true), bt_index_check('s
 SELECT 'index size', pg_relation_size('pgbench_accounts_pkey'), pg_relation_size('sbtest2_pkey');
 };
 
-# serial and parallel loads, some pages and their visibility map logged
+# parallel loads (pgbench's pages written by the idle worker), some pages
+# and their visibility map logged
 $primary->safe_psql('postgres',
-	"SELECT polarbench_init('pgbench', scale => 2, fillfactor => 80)");
+	"SELECT polarbench_init('pgbench', scale => 2, fillfactor => 80, parallel => 2)");
 $primary->safe_psql('postgres',
 	"SELECT polarbench_init('sysbench', tables => 2, table_size => 5000, parallel => 2)");
 my $expected = $primary->safe_psql('postgres', $check);
@@ -44,7 +45,7 @@ $primary->wait_for_catchup($standby);
 is($standby->safe_psql('postgres', $check), $expected,
 	'the standby has the same tables, rebuilt from WAL');
 
-# a crash right after the load: recovery replays from before it
+# a crash right after serial loads: recovery replays from before them
 $primary->safe_psql('postgres', 'CHECKPOINT');
 $primary->safe_psql('postgres',
 	"SELECT polarbench_init('pgbench', scale => 2, fillfactor => 80)");
