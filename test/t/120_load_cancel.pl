@@ -26,6 +26,14 @@ SELECT count(*) FROM pg_ls_dir('base/' || (SELECT oid FROM pg_database WHERE dat
                        WHERE pg_relation_filenode(oid) IS NOT NULL)});
 }
 
+# Wait until no loader worker is left (they exit on their own).
+sub wait_no_loader_worker
+{
+	$node->poll_query_until('postgres',
+		q{SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'polarbench loader'})
+	  or die 'loader workers stayed';
+}
+
 # Start a load in the background, wait until rows are being inserted,
 # cancel it and return psql's stderr.
 sub cancel_load
@@ -85,9 +93,7 @@ is(orphan_files(), '0', 'no file left behind');
 	like($err, qr{canceling statement due to user request.*CONTEXT:  polarbench loader worker}s,
 		'loader worker with a page writer canceled');
 }
-$node->poll_query_until('postgres',
-	q{SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'polarbench loader'})
-  or die 'loader workers stayed';
+wait_no_loader_worker();
 is($node->safe_psql('postgres',
 		q{SELECT count(*) FROM pg_class WHERE relname LIKE 'pgbench%'}),
 	'0', 'no pgbench table left');
@@ -139,9 +145,7 @@ like($stderr, qr{attach refused for the test}, 'its error is reported');
 $node->poll_query_until('postgres',
 	q{SELECT count(*) = 0 FROM pg_class WHERE relname LIKE 'pgbench%'})
   or die 'committed tables stayed';
-$node->poll_query_until('postgres',
-	q{SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'polarbench loader'})
-  or die 'loader workers stayed';
+wait_no_loader_worker();
 pass('committed tables dropped, workers gone');
 $node->safe_psql('postgres', 'DROP EVENT TRIGGER fail_attach');
 
@@ -153,9 +157,7 @@ $node->restart;
 isnt($ret, 0, 'too many workers fails');
 like($stderr, qr{out of background worker slots}, 'clear error');
 like($stderr, qr{HINT:  Lower parallel, or raise max_worker_processes}, 'hint');
-$node->poll_query_until('postgres',
-	q{SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'polarbench loader'})
-  or die 'loader workers stayed';
+wait_no_loader_worker();
 is($node->safe_psql('postgres',
 		q{SELECT count(*) FROM pg_class WHERE relname LIKE 'sbtest%'}),
 	'0', 'no sysbench table left');
