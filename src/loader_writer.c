@@ -64,7 +64,8 @@ typedef struct PbPageBatch
 	int			npages;
 	bool		use_wal;
 	bool		sync;
-	char		pages[PB_DIRECT_PAGES * BLCKSZ];
+	/* aligned as a page's header needs */
+	char		pages[PB_DIRECT_PAGES * BLCKSZ] pg_attribute_aligned(MAXIMUM_ALIGNOF);
 } PbPageBatch;
 
 struct PbPageWriters
