@@ -60,6 +60,13 @@ static const char *progname;
 /* in -i mode every notice is a progress line of the load */
 static bool init_notices = false;
 
+/* -q: the elapsed seconds from which the next progress line is printed */
+static bool init_quiet = false;
+static double init_next_line = 0;
+
+/* pgbench -q prints a progress line every this many seconds */
+#define QUIET_LOG_SECONDS	5
+
 /* files given with -f, kept apart until the built-ins are known */
 static ClientScript *file_scripts = NULL;
 static int	nfile_scripts = 0;
@@ -77,7 +84,15 @@ usage(void)
 		   "  %s [OPTION]... [DBNAME]\n"
 		   "\nInitialization options:\n"
 		   "  -i, --initialize         invokes initialization mode (polarbench_init)\n"
+		   "  -F, --fillfactor=NUM     set fill factor\n"
+		   "  -j, --jobs=NUM           number of loader workers (default: 1)\n"
+		   "  -q, --quiet              quiet logging (one message each 5 seconds)\n"
 		   "  -s, --scale=NUM          scaling factor\n"
+		   "  --foreign-keys           create foreign key constraints between tables\n"
+		   "  --partition-method=(range|hash)\n"
+		   "                           partition pgbench_accounts with this method (default: range)\n"
+		   "  --partitions=NUM         partition pgbench_accounts into NUM parts (default: 0)\n"
+		   "  --unlogged-tables        create tables as unlogged tables\n"
 		   "\nOptions to select what to run:\n"
 		   "  -b, --builtin=NAME[@W]   add builtin script NAME weighted at W (default: 1)\n"
 		   "                           (use \"-b list\" to list available scripts)\n"
@@ -91,6 +106,8 @@ usage(void)
 		   "                           each client is a background worker in the server\n"
 		   "  -D, --define=VARNAME=VALUE\n"
 		   "                           define variable for use by custom script\n"
+		   "  -j, --jobs=NUM           accepted for pgbench compatibility (every client\n"
+		   "                           is a worker of its own)\n"
 		   "  -n, --no-vacuum          accepted for pgbench compatibility (polarbench does\n"
 		   "                           not vacuum)\n"
 		   "  -P, --progress=NUM       show thread progress report every NUM seconds\n"
@@ -145,8 +162,21 @@ notice_receiver(void *arg, const PGresult *res)
 	const char *message = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
 	bool		notice = severity != NULL && strcmp(severity, "NOTICE") == 0;
 
-	if (notice && message != NULL &&
-		(init_notices || strncmp(message, "progress: ", 10) == 0))
+	if (notice && message != NULL && init_notices)
+	{
+		const char *elapsed = strstr(message, "(elapsed ");
+		double		seconds = elapsed ? atof(elapsed + 9) : 0;
+
+		/* with -q, the lines after every 5 s, and the last one */
+		if (!init_quiet || seconds >= init_next_line ||
+			strstr(message, "(100%)") != NULL)
+		{
+			fprintf(stderr, "%s\n", message);
+			while (init_next_line <= seconds)
+				init_next_line += QUIET_LOG_SECONDS;
+		}
+	}
+	else if (notice && message != NULL && strncmp(message, "progress: ", 10) == 0)
 		fprintf(stderr, "%s\n", message);
 	else
 		fprintf(stderr, "%s", PQresultErrorMessage(res));
@@ -494,18 +524,35 @@ single_value(PGconn *conn, const char *sql, int nparams,
  *		its progress lines on stderr as pgbench -i prints them.
  */
 static int
-run_init(PGconn *conn, int scale)
+run_init(PGconn *conn, const InitOptions *init)
 {
-	char		scale_str[16];
-	const char *params[1] = {scale_str};
+	char		scale[16],
+				fillfactor[16],
+				partitions[16],
+				jobs[16];
+	const char *params[8];
 	PGresult   *res;
 
-	snprintf(scale_str, sizeof(scale_str), "%d", scale > 0 ? scale : 1);
+	snprintf(scale, sizeof(scale), "%d", init->scale > 0 ? init->scale : 1);
+	snprintf(fillfactor, sizeof(fillfactor), "%d", init->fillfactor);
+	snprintf(partitions, sizeof(partitions), "%d", init->partitions);
+	snprintf(jobs, sizeof(jobs), "%d", init->jobs);
+	params[0] = scale;
+	params[1] = fillfactor;
+	params[2] = init->unlogged ? "true" : "false";
+	params[3] = partitions;
+	params[4] = init->partition_method ? init->partition_method : "range";
+	params[5] = init->foreign_keys ? "true" : "false";
+	params[6] = jobs;
 	init_notices = true;
+	init_quiet = init->quiet;
+	init_next_line = QUIET_LOG_SECONDS;
 	res = exec_cancelable(conn,
 						  "SELECT tables, rows, pg_catalog.pg_size_pretty(bytes), seconds, rows_per_second "
-						  "FROM polarbench_init('pgbench', scale => $1::int, progress => true)",
-						  1, params);
+						  "FROM polarbench_init('pgbench', scale => $1::int, fillfactor => $2::int, "
+						  "unlogged => $3::boolean, partitions => $4::int, partition_method => $5, "
+						  "foreign_keys => $6::boolean, parallel => $7::int, progress => true)",
+						  7, params);
 	init_notices = false;
 	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
 	{
@@ -759,11 +806,20 @@ main(int argc, char **argv)
 		{"username", required_argument, NULL, 'U'},
 		{"version", no_argument, NULL, 'V'},
 		{"random-seed", required_argument, NULL, 1},
+		{"fillfactor", required_argument, NULL, 'F'},
+		{"jobs", required_argument, NULL, 'j'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"foreign-keys", no_argument, NULL, 2},
+		{"partition-method", required_argument, NULL, 3},
+		{"partitions", required_argument, NULL, 4},
+		{"unlogged-tables", no_argument, NULL, 5},
 		{NULL, 0, NULL, 0}
 	};
 	ClientOptions opts;
+	InitOptions init;
 	bool		is_init_mode = false;
 	bool		benchmarking_option_set = false;
+	bool		initialization_option_set = false;
 	const char *pghost = NULL;
 	const char *pgport = NULL;
 	const char *username = NULL;
@@ -792,8 +848,11 @@ main(int argc, char **argv)
 
 	memset(&opts, 0, sizeof(opts));
 	opts.nclients = 1;
+	memset(&init, 0, sizeof(init));
+	init.fillfactor = 100;
+	init.jobs = 1;
 
-	while ((c = getopt_long(argc, argv, "b:c:d:D:f:h:inNp:P:rs:St:T:U:V?",
+	while ((c = getopt_long(argc, argv, "b:c:d:D:f:F:h:ij:nNp:P:qrs:St:T:U:V?",
 							long_options, &optindex)) != -1)
 	{
 		switch (c)
@@ -824,8 +883,24 @@ main(int argc, char **argv)
 				add_file(optarg);
 				benchmarking_option_set = true;
 				break;
+			case 'F':
+				if (!option_parse_int(optarg, "-F/--fillfactor", 10, 100,
+									  &init.fillfactor))
+					exit(1);
+				initialization_option_set = true;
+				break;
 			case 'h':
 				pghost = pg_strdup(optarg);
+				break;
+			case 'j':
+				/* loader workers with -i; every client is a worker anyway */
+				if (!option_parse_int(optarg, "-j/--jobs", 1, INT_MAX,
+									  &init.jobs))
+					exit(1);
+				break;
+			case 'q':
+				init.quiet = true;
+				initialization_option_set = true;
 				break;
 			case 'i':
 				is_init_mode = true;
@@ -896,6 +971,30 @@ main(int argc, char **argv)
 				/* "time" and "rand": the server draws a seed */
 				benchmarking_option_set = true;
 				break;
+			case 2:				/* --foreign-keys */
+				init.foreign_keys = true;
+				initialization_option_set = true;
+				break;
+			case 3:				/* --partition-method */
+				if (strcmp(optarg, "range") != 0 && strcmp(optarg, "hash") != 0)
+				{
+					pg_log_error("invalid partition method, expecting \"range\" or \"hash\", got: \"%s\"",
+								 optarg);
+					exit(1);
+				}
+				init.partition_method = pg_strdup(optarg);
+				initialization_option_set = true;
+				break;
+			case 4:				/* --partitions */
+				if (!option_parse_int(optarg, "--partitions", 0, INT_MAX,
+									  &init.partitions))
+					exit(1);
+				initialization_option_set = true;
+				break;
+			case 5:				/* --unlogged-tables */
+				init.unlogged = true;
+				initialization_option_set = true;
+				break;
 			case '?':
 				if (optind <= argc && argv[optind - 1] != NULL &&
 					(strcmp(argv[optind - 1], "-?") == 0 ||
@@ -936,6 +1035,16 @@ main(int argc, char **argv)
 		pg_log_error("some of the specified options cannot be used in initialization (-i) mode");
 		exit(1);
 	}
+	if (!is_init_mode && initialization_option_set)
+	{
+		pg_log_error("some of the specified options cannot be used in benchmarking mode");
+		exit(1);
+	}
+	if (init.partitions == 0 && init.partition_method != NULL)
+	{
+		pg_log_error("--partition-method requires greater than zero --partitions");
+		exit(1);
+	}
 
 	if (!is_init_mode)
 	{
@@ -964,7 +1073,10 @@ main(int argc, char **argv)
 
 	conn = connect_db(pghost, pgport, username, dbname);
 	if (is_init_mode)
-		status = run_init(conn, opts.scale);
+	{
+		init.scale = opts.scale;
+		status = run_init(conn, &init);
+	}
 	else
 		status = run_benchmark(conn, &opts);
 	PQfinish(conn);

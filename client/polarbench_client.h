@@ -42,6 +42,19 @@ typedef struct ClientOptions
 	bool		report_per_command; /* -r */
 } ClientOptions;
 
+/* pgbench -i's options, passed to polarbench_init() */
+typedef struct InitOptions
+{
+	int			scale;			/* -s */
+	int			fillfactor;		/* -F */
+	bool		unlogged;		/* --unlogged-tables */
+	int			partitions;		/* --partitions */
+	const char *partition_method;	/* --partition-method, NULL if none */
+	bool		foreign_keys;	/* --foreign-keys */
+	int			jobs;			/* -j: loader workers */
+	bool		quiet;			/* -q: a progress line every 5 s */
+} InitOptions;
+
 /* The row polarbench_run() returns */
 typedef struct ClientResult
 {

@@ -65,6 +65,16 @@ command_fails_like([ $bin, '-S', '-b', 'select-only@x' ],
 	qr/invalid weight specification/, 'bad weight');
 command_fails_like([ $bin, '-i', '-c', '2' ],
 	qr/cannot be used in initialization \(-i\) mode/, 'run option with -i');
+command_fails_like([ $bin, '-S', '--foreign-keys' ],
+	qr/cannot be used in benchmarking mode/, 'init option without -i');
+command_fails_like([ $bin, '-i', '-F', '5' ],
+	qr/-F\/--fillfactor must be in range 10\.\.100/, 'bad fillfactor');
+command_fails_like([ $bin, '-i', '--partitions=2', '--partition-method=list' ],
+	qr/invalid partition method, expecting "range" or "hash", got: "list"/,
+	'bad partition method');
+command_fails_like([ $bin, '-i', '--partition-method=hash' ],
+	qr/--partition-method requires greater than zero --partitions/,
+	'partition method without partitions');
 command_fails_like([ $bin, '-f', "$tmp/missing.sql" ],
 	qr/could not open file ".*missing\.sql"/, 'missing script file');
 command_fails_like([ $bin, 'db1', 'db2' ], qr/too many command-line arguments/,
@@ -77,6 +87,30 @@ command_checks_all([ $bin, '-i', '-s', '1' ],
 	'-i -s 1');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM pgbench_branches'), '1',
 	'-i made pgbench_branches');
+
+# pgbench -i's options, and -j for loader workers
+command_ok(
+	[ $bin, '-i', '-s', '1', '-F', '90', '--foreign-keys', '--partitions=2',
+	  '--partition-method=hash', '--unlogged-tables', '-j', '2' ],
+	'-i with pgbench -i options');
+is($node->safe_psql('postgres', q{
+SELECT string_agg(format('%s:%s:%s', relname, relpersistence, coalesce(array_to_string(reloptions, ','), '')), ' ' ORDER BY relname)
+  FROM pg_class WHERE relname LIKE 'pgbench_accounts%' AND relkind IN ('r', 'p')}),
+	'pgbench_accounts:u: pgbench_accounts_1:u:fillfactor=90 pgbench_accounts_2:u:fillfactor=90',
+	'fillfactor, unlogged tables, two partitions');
+is($node->safe_psql('postgres', q{
+SELECT partstrat, (SELECT count(*) FROM pgbench_accounts),
+       (SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND conparentid = 0 AND conrelid::regclass::text LIKE 'pgbench%')
+  FROM pg_partitioned_table WHERE partrelid = 'pgbench_accounts'::regclass}),
+	'h|100000|5', 'hash partitions, rows, foreign keys');
+
+# -q: progress every 5 seconds and at the end, as pgbench -i -q
+my ($out, $err);
+IPC::Run::run([ $bin, '-i', '-q', '-s', '1' ], '>', \$out, '2>', \$err)
+  or die "-i -q failed: $err";
+like($err, qr/^100011 of 100011 tuples \(100%\) done/m, '-q prints the last line');
+unlike($err, qr/\(\d\d?%\) done \(elapsed [0-4]\./,
+	'-q prints no line before 5 seconds but the last');
 
 # 3. a built-in run, reported in pgbench's words
 command_like(
