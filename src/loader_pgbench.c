@@ -51,7 +51,8 @@ static const char *pgb_tables[] = {
 
 static void pgb_create_accounts(const PbLoadOptions *opts, bool standalone,
 								int part);
-static void pgb_create_small(const PbLoadOptions *opts);
+static void pgb_create_small(const PbLoadOptions *opts, bool accounts);
+static const char *pgb_accounts_columns(const PbLoadOptions *opts);
 static int64 pgb_fill_small(const PbLoadOptions *opts, PbProgress *progress);
 static int64 pgb_fill_accounts(const PbLoadOptions *opts, int part,
 							   PbProgress *progress);
@@ -145,20 +146,7 @@ pgb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 	{
 		if (job == 0)
 		{
-			/* pgbench's creation order */
-			pb_loader_sql("create%s table %s(tid int,bid int,aid %s,delta int,mtime timestamp,filler char(22))",
-						  opts->unlogged ? " unlogged" : "",
-						  pb_loader_qualify(opts, "pgbench_history"),
-						  opts->scale >= PGB_SCALE_32BIT_THRESHOLD ? "bigint" : "   int");
-			pb_loader_sql("create%s table %s(tid int not null,bid int,tbalance int,filler char(84))%s",
-						  opts->unlogged ? " unlogged" : "",
-						  pb_loader_qualify(opts, "pgbench_tellers"),
-						  pb_loader_with(opts, true));
-			pgb_create_accounts(opts, false, 0);
-			pb_loader_sql("create%s table %s(bid int not null,bbalance int,filler char(88))%s",
-						  opts->unlogged ? " unlogged" : "",
-						  pb_loader_qualify(opts, "pgbench_branches"),
-						  pb_loader_with(opts, true));
+			pgb_create_small(opts, true);
 			return pgb_fill_small(opts, progress);
 		}
 		/* the key is built as the rows go (loader_btree.c) */
@@ -169,7 +157,7 @@ pgb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 
 	if (job == 0)
 	{
-		pgb_create_small(opts);
+		pgb_create_small(opts, false);
 		rows = pgb_fill_small(opts, progress);
 		pb_loader_sql("alter table %s add primary key (bid)",
 					  pb_loader_qualify(opts, "pgbench_branches"));
@@ -194,10 +182,11 @@ pgb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 }
 
 /*
- * Create branches, tellers and history (parallel job 0).
+ * Create history, tellers and branches, in pgbench's order; with accounts
+ * (serial load) also pgbench_accounts, in its place between them.
  */
 static void
-pgb_create_small(const PbLoadOptions *opts)
+pgb_create_small(const PbLoadOptions *opts, bool accounts)
 {
 	pb_loader_sql("create%s table %s(tid int,bid int,aid %s,delta int,mtime timestamp,filler char(22))",
 				  opts->unlogged ? " unlogged" : "",
@@ -207,10 +196,24 @@ pgb_create_small(const PbLoadOptions *opts)
 				  opts->unlogged ? " unlogged" : "",
 				  pb_loader_qualify(opts, "pgbench_tellers"),
 				  pb_loader_with(opts, true));
+	if (accounts)
+		pgb_create_accounts(opts, false, 0);
 	pb_loader_sql("create%s table %s(bid int not null,bbalance int,filler char(88))%s",
 				  opts->unlogged ? " unlogged" : "",
 				  pb_loader_qualify(opts, "pgbench_branches"),
 				  pb_loader_with(opts, true));
+}
+
+/*
+ * pgbench_accounts' columns, as pgbench writes them: aid is a bigint from
+ * scale 20000 on.
+ */
+static const char *
+pgb_accounts_columns(const PbLoadOptions *opts)
+{
+	return opts->scale >= PGB_SCALE_32BIT_THRESHOLD ?
+		"aid bigint not null,bid int,abalance int,filler char(84)" :
+		"aid    int not null,bid int,abalance int,filler char(84)";
 }
 
 /*
@@ -222,9 +225,7 @@ pgb_create_small(const PbLoadOptions *opts)
 static void
 pgb_create_accounts(const PbLoadOptions *opts, bool standalone, int part)
 {
-	const char *cols = opts->scale >= PGB_SCALE_32BIT_THRESHOLD ?
-	"aid bigint not null,bid int,abalance int,filler char(84)" :
-	"aid    int not null,bid int,abalance int,filler char(84)";
+	const char *cols = pgb_accounts_columns(opts);
 	const char *unlogged = opts->unlogged ? " unlogged" : "";
 	int			p;
 
@@ -520,9 +521,7 @@ pgb_finish(const PbLoadOptions *opts, bool parallel)
 	{
 		pb_loader_sql("create%s table %s(%s) partition by %s (aid)",
 					  opts->unlogged ? " unlogged" : "", accounts,
-					  opts->scale >= PGB_SCALE_32BIT_THRESHOLD ?
-					  "aid bigint not null,bid int,abalance int,filler char(84)" :
-					  "aid    int not null,bid int,abalance int,filler char(84)",
+					  pgb_accounts_columns(opts),
 					  opts->partition_method == PB_PART_RANGE ? "range" : "hash");
 		for (p = 1; p <= opts->partitions; p++)
 		{

@@ -49,6 +49,7 @@
 typedef enum PbBatchState
 {
 	PB_BATCH_FREE = 0,
+	PB_BATCH_FILLING,			/* its producer copies pages into it */
 	PB_BATCH_FILLED,			/* waiting for a writer */
 	PB_BATCH_WRITING			/* a writer is writing it */
 } PbBatchState;
@@ -89,6 +90,7 @@ static int	my_batch = -1;		/* batch this process is writing */
 static void pb_writer_exit(int code, Datum arg);
 static int	pb_writer_own_batches(PbPageWriters *w, int producer,
 								  bool writing_only);
+static bool pb_writer_wait(PbPageWriters *w, bool writing_only);
 static void pb_writer_stop_loading(PbPageWriters *w);
 
 /*
@@ -200,9 +202,8 @@ pb_write_pages_async(SMgrRelation smgr, ForkNumber fork, bool use_wal,
 				if (w->batches[i].state == PB_BATCH_FREE)
 				{
 					batch = &w->batches[i];
-					/* ours while we fill it: not FREE, not yet FILLED */
-					batch->state = PB_BATCH_WRITING;
-					batch->producer = -1;
+					batch->state = PB_BATCH_FILLING;
+					batch->producer = my_index;
 					break;
 				}
 		}
@@ -225,11 +226,39 @@ pb_write_pages_async(SMgrRelation smgr, ForkNumber fork, bool use_wal,
 		memcpy(batch->pages + i * BLCKSZ, pages[i], BLCKSZ);
 
 	SpinLockAcquire(&w->mutex);
-	batch->producer = my_index;
 	batch->seqno = w->next_seqno++;
 	batch->state = PB_BATCH_FILLED;
 	SpinLockRelease(&w->mutex);
 	ConditionVariableBroadcast(&w->changed);
+}
+
+/*
+ * Wait until none of this worker's batches is in the ring (with
+ * writing_only: none is being written), or, without writing_only, until a
+ * writer lost one.  Returns whether one was lost.
+ */
+static bool
+pb_writer_wait(PbPageWriters *w, bool writing_only)
+{
+	bool		lost;
+
+	for (;;)
+	{
+		int			n;
+
+		SpinLockAcquire(&w->mutex);
+		n = pb_writer_own_batches(w, my_index, writing_only);
+		lost = w->lost[my_index];
+		SpinLockRelease(&w->mutex);
+		/* withdrawing, wait for every write in progress, lost or not */
+		if (n == 0 || (lost && !writing_only))
+			break;
+		/* timed: also serves exit paths, where a wakeup may come late */
+		(void) ConditionVariableTimedSleep(&w->changed, 10,
+										   PG_WAIT_EXTENSION);
+	}
+	ConditionVariableCancelSleep();
+	return lost;
 }
 
 /*
@@ -238,25 +267,7 @@ pb_write_pages_async(SMgrRelation smgr, ForkNumber fork, bool use_wal,
 void
 pb_writer_wait_own(void)
 {
-	PbPageWriters *w = my_writers;
-	bool		lost;
-
-	if (w == NULL)
-		return;
-	for (;;)
-	{
-		int			n;
-
-		SpinLockAcquire(&w->mutex);
-		n = pb_writer_own_batches(w, my_index, false);
-		lost = w->lost[my_index];
-		SpinLockRelease(&w->mutex);
-		if (n == 0 || lost)
-			break;
-		ConditionVariableSleep(&w->changed, PG_WAIT_EXTENSION);
-	}
-	ConditionVariableCancelSleep();
-	if (lost)
+	if (my_writers != NULL && pb_writer_wait(my_writers, false))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("a polarbench loader worker failed while writing pages of this worker")));
@@ -362,24 +373,14 @@ pb_writer_withdraw(void)
 	}
 	for (i = 0; i < PB_WRITER_BATCHES; i++)
 		if (w->batches[i].producer == my_index &&
-			w->batches[i].state == PB_BATCH_FILLED)
+			(w->batches[i].state == PB_BATCH_FILLED ||
+			 w->batches[i].state == PB_BATCH_FILLING))
 			w->batches[i].state = PB_BATCH_FREE;
 	SpinLockRelease(&w->mutex);
 	ConditionVariableBroadcast(&w->changed);
 
-	for (;;)
-	{
-		int			n;
-
-		SpinLockAcquire(&w->mutex);
-		n = pb_writer_own_batches(w, my_index, true);
-		SpinLockRelease(&w->mutex);
-		if (n == 0)
-			break;
-		(void) ConditionVariableTimedSleep(&w->changed, 10,
-										   PG_WAIT_EXTENSION);
-	}
-	ConditionVariableCancelSleep();
+	/* a lost batch does not matter any more: this worker is leaving */
+	(void) pb_writer_wait(w, true);
 	RESUME_INTERRUPTS();
 }
 

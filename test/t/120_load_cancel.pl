@@ -99,6 +99,28 @@ is($node->safe_psql('postgres',
 	'0', 'no pgbench table left');
 is(orphan_files(), '0', 'no file left behind by the page writer');
 
+# the same, but the page writer is killed: the load fails, its producer
+# does not wait for it forever, and nothing stays
+{
+	my ($in, $out, $err) = ('', '', '');
+	my $h = IPC::Run::start(
+		[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
+		  q{SELECT polarbench_init('pgbench', scale => 20, parallel => 2)} ],
+		'<', \$in, '>', \$out, '2>', \$err);
+	my $producer = q{SELECT p.pid FROM pg_stat_progress_copy p JOIN pg_stat_activity a USING (pid) WHERE a.backend_type = 'polarbench loader' AND p.tuples_processed > 200000};
+	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM ($producer) s")
+	  or die 'the load never showed progress';
+	$node->safe_psql('postgres', "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'polarbench loader' AND pid NOT IN ($producer)");
+	$h->finish;
+	like($err, qr{polarbench loader worker \d exited before finishing its load|failed while writing pages of this worker},
+		'killing the page writer fails the load');
+}
+wait_no_loader_worker();
+is($node->safe_psql('postgres',
+		q{SELECT count(*) FROM pg_class WHERE relname LIKE 'pgbench%'}),
+	'0', 'no pgbench table left');
+is(orphan_files(), '0', 'no file left behind');
+
 # parallel pgbench, canceled while loading partitions
 $err = cancel_load(
 	q{SELECT polarbench_init('pgbench', scale => 50, partitions => 4, parallel => 2)},
