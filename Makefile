@@ -7,7 +7,10 @@ MODULE_big = polarbench
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
 
 EXTENSION = polarbench
-DATA_built = sql/polarbench--1.0.sql
+# the current version is assembled from sql/install/; earlier ones are kept
+# as released, with the upgrade scripts from each to the next
+DATA = sql/polarbench--1.0.sql sql/polarbench--1.0--1.1.sql
+DATA_built = sql/polarbench--1.1.sql
 
 # pg_regress: every sql/NAME.sql but the install script, in name order.
 REGRESS = $(sort $(filter-out polarbench--%,$(basename $(notdir $(wildcard sql/*.sql)))))
@@ -26,7 +29,7 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-sql/polarbench--1.0.sql: $(sort $(wildcard sql/install/*.sql))
+sql/polarbench--1.1.sql: $(sort $(wildcard sql/install/*.sql))
 	cat $^ > $@
 
 installcheck: test/regress_out
@@ -46,3 +49,7 @@ client-all client-install client-uninstall client-clean:
 	$(MAKE) -C client PG_CONFIG=$(PG_CONFIG) $(patsubst client-%,%,$@)
 
 .PHONY: client-all client-install client-uninstall client-clean
+
+# PGXS tracks no header dependencies unless the server was configured with
+# --enable-depend: rebuild every object when a header changes.
+$(OBJS): $(wildcard $(srcdir)/src/*.h)

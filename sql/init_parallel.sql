@@ -1,4 +1,6 @@
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS polarbench;
+RESET client_min_messages;
 -- pgbench in parallel: partitions loaded as tables of their own, attached
 SELECT dataset, tables, rows FROM polarbench_init('pgbench', scale => 2,
        partitions => 3, foreign_keys => true, parallel => 2);

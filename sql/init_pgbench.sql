@@ -1,4 +1,6 @@
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS polarbench;
+RESET client_min_messages;
 -- pgbench -i -s 1: row counts, numbering, fillers, keys
 SELECT dataset, tables, rows, bytes > 0 AS has_bytes
   FROM polarbench_init('pgbench');

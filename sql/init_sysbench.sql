@@ -1,4 +1,6 @@
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS polarbench;
+RESET client_min_messages;
 -- sysbench prepare: sbtest1..sbtestN
 SELECT dataset, tables, rows, bytes > 0 AS has_bytes
   FROM polarbench_init('sysbench', tables => 2, table_size => 1000);

@@ -1,4 +1,6 @@
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS polarbench;
+RESET client_min_messages;
 -- The load writes its pages to WAL as full-page images, compressed unless
 -- asked not to (figures: WAL bytes between two loads, far apart)
 SELECT pg_current_wal_lsn() AS lsn0 \gset

@@ -1,4 +1,6 @@
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS polarbench;
+RESET client_min_messages;
 -- YCSB usertable, as the JDBC binding expects it
 SELECT dataset, tables, rows, bytes > 0 AS has_bytes
   FROM polarbench_init('ycsb', records => 1000, fields => 3,

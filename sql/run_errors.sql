@@ -33,11 +33,23 @@ CREATE TABLE written (a int);
 SELECT * FROM polarbench_run('select-only', transactions => 1);
 ROLLBACK;
 
--- a missing table: the run fails with the server's error and is recorded
--- (terse: a failed run's DETAIL names its run id and client)
-\set VERBOSITY terse
-SELECT * FROM polarbench_run(script => 'SELECT * FROM no_such_table;',
+-- a missing table is found before any worker starts, with the script's
+-- name and line; nothing is recorded
+SELECT * FROM polarbench_run(script => E'\\set x 1\nSELECT * FROM no_such_table;',
                              transactions => 1);
+SELECT count(*) = (SELECT n FROM runs_before) AS nothing_recorded FROM polarbench_runs;
+
+-- a table dropped after the start: the run fails with the server's error
+-- and is recorded (terse: the run's id is in the context)
+\set VERBOSITY terse
+CREATE TABLE vanishing (a int);
+INSERT INTO vanishing VALUES (1);
+SELECT * FROM polarbench_run(script => $s$
+SELECT count(*) FROM vanishing;
+\if :client_id = 0
+DROP TABLE vanishing;
+\endif
+$s$, transactions => 3);
 SELECT status, error_sqlstate, error_message, transactions
   FROM polarbench_runs ORDER BY run_id DESC LIMIT 1;
 

@@ -132,7 +132,7 @@ pb_client_should_stop(int64 now)
 		return true;
 	if (run->transactions_limit > 0 && client.done >= run->transactions_limit)
 		return true;
-	if (run->end_ns > 0 && now >= run->end_ns)
+	if (now >= pb_run_deadline(run))
 		return true;
 	return false;
 }
@@ -155,6 +155,7 @@ pb_client_wait_start(void)
 	while (pg_atomic_read_u32(&run->state) == PB_STATE_STARTING)
 		ConditionVariableSleep(&run->start_cv, PG_WAIT_EXTENSION);
 	ConditionVariableCancelSleep();
+	pg_read_barrier();			/* the start and deadlines were set before */
 
 	return pg_atomic_read_u32(&run->stop_reason) == PB_STOP_NONE;
 }
@@ -185,9 +186,14 @@ pb_client_loop(void)
 
 		script_no = pb_choose_script(client.set, &client.choose_prng);
 		client.current_script = script_no;
-		pb_executor_run_script(client.exec, script_no,
-							   client.stats + client.stats_offset[script_no],
-							   &statements);
+		if (!pb_executor_run_script(client.exec, script_no,
+									client.stats + client.stats_offset[script_no],
+									&statements))
+		{
+			/* the run ended in a \sleep: this transaction does not count */
+			now = pb_now_ns();
+			break;
+		}
 
 		now = pb_now_ns();
 		latency = now - start;
@@ -206,6 +212,13 @@ pb_client_loop(void)
 		pb_hist_add(hist, latency);
 	}
 	slot->finish_ns = now;
+
+	/* stopped by polarbench.max_run_duration, not by the run's own end */
+	if (now >= client.run->limit_ns &&
+		(client.run->end_ns == 0 || client.run->end_ns > client.run->limit_ns) &&
+		(client.run->transactions_limit == 0 ||
+		 client.done < client.run->transactions_limit))
+		pb_fail_run_too_long(client.run);
 }
 
 /*
@@ -223,6 +236,8 @@ pb_client_handle_error(MemoryContext loop_cxt)
 	/* not using PG_TRY, so reset the error context stack by hand */
 	error_context_stack = NULL;
 	HOLD_INTERRUPTS();
+	/* an error in the start barrier's sleep (a cancel) left it queued */
+	ConditionVariableCancelSleep();
 	MemoryContextSwitchTo(loop_cxt);
 	edata = CopyErrorData();
 	FlushErrorState();
@@ -297,10 +312,13 @@ pb_client_main(Datum main_arg)
 	slots = shm_toc_lookup(toc, PB_KEY_SLOTS, false);
 	client.slot = pb_slot(client.run, slots, client.client_no);
 	client.slot->pid = MyProcPid;
+	pg_atomic_write_u32(&client.slot->pgprocno, PB_MY_PGPROCNO + 1);
 	before_shmem_exit(pb_client_exit, (Datum) 0);
 
 	BackgroundWorkerInitializeConnectionByOid(client.run->database,
 											  client.run->role, 0);
+	pg_atomic_write_u32(&client.slot->status, PB_SLOT_CONNECTED);
+	pb_wake_launcher(client.run);
 	snprintf(num, sizeof(num), "polarbench client %d", client.client_no + 1);
 	pgstat_report_appname(num);
 
@@ -322,7 +340,7 @@ pb_client_main(Datum main_arg)
 
 	config = pb_config_deserialize(shm_toc_lookup(toc, PB_KEY_CONFIG, false));
 	client.set = pb_config_build_scripts(config, false);
-	client.exec = pb_executor_create(client.set);
+	client.exec = pb_executor_create(client.set, client.run);
 	pb_executor_prepare(client.exec);
 
 	/* every client draws its own numbers, reproducible from the run's seed */

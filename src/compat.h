@@ -29,4 +29,11 @@
 #define PB_MY_PGPROCNO		(MyProc->pgprocno)
 #endif
 
+/* PostgreSQL 17 gave LockHeldByMe() a flag for stronger modes. */
+#if PG_VERSION_NUM >= 170000
+#define PB_LOCK_HELD_BY_ME(tag, mode)	LockHeldByMe((tag), (mode), false)
+#else
+#define PB_LOCK_HELD_BY_ME(tag, mode)	LockHeldByMe((tag), (mode))
+#endif
+
 #endif							/* PB_COMPAT_H */

@@ -1149,8 +1149,14 @@ eval_sleep(const PbCommand *cmd, PbClientState *client,
 		value = 0;
 		while (isdigit((unsigned char) *p))
 		{
-			if (value < INT64_MAX / 10)
-				value = value * 10 + (*p - '0');
+			if (value > (PB_MAX_SLEEP_US - (*p - '0')) / 10)
+			{
+				pb_error_set(err, 0, NULL,
+							 "sleep: sleep time \"%s\" of variable \"%s\" out of range",
+							 s, var_name(set, cmd->sleep_var));
+				return false;
+			}
+			value = value * 10 + (*p - '0');
 			p++;
 		}
 		if (neg)
@@ -1166,8 +1172,13 @@ eval_sleep(const PbCommand *cmd, PbClientState *client,
 
 	if (value <= 0)
 		us = 0;					/* a past deadline: no sleep at all */
-	else if (__builtin_mul_overflow(value, cmd->sleep_unit_us, &us))
-		us = INT64_MAX;
+	else if (value > PB_MAX_SLEEP_US / cmd->sleep_unit_us)
+	{
+		pb_error_set(err, 0, NULL, "sleep: sleep time out of range");
+		return false;
+	}
+	else
+		us = value * cmd->sleep_unit_us;
 	*sleep_us = us;
 	return true;
 }

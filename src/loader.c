@@ -33,6 +33,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "admission.h"
 #include "loader.h"
 
 PG_FUNCTION_INFO_V1(polarbench_init);
@@ -144,6 +145,7 @@ polarbench_init(PG_FUNCTION_ARGS)
 	INSTR_TIME_SET_CURRENT(start);
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
+	pb_refuse_in_worker("polarbench_init");
 
 	/* Everything is checked before anything is written. */
 	pb_init_parse(fcinfo, &opts);
@@ -211,26 +213,21 @@ polarbench_init(PG_FUNCTION_ARGS)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 
+	/* what interrupted loads left; then nothing may be in the way */
+	pb_staging_drop_orphans(&opts);
+	pb_staging_check_names(&opts, names, ds->created_names(&opts));
+
 	if (opts.parallel > 1 && ds->njobs(&opts, true) > 1)
-		rows = pb_loader_run_parallel(&opts);
+		rows = pb_loader_run_parallel(&opts, names);
 	else
 	{
 		PbProgress	progress;
-		StringInfoData drop;
 		int			njobs = ds->njobs(&opts, false);
 		int			job;
 		int			nest_level = pb_loader_compress_wal_begin(&opts);
 
-		/* drop what is there, in one command as pgbench -i */
-		initStringInfo(&drop);
-		foreach(lc, names)
-		{
-			if (OidIsValid(get_relname_relid(lfirst(lc), opts.nspid)))
-				appendStringInfo(&drop, "%s%s", drop.len > 0 ? ", " : "",
-								 pb_loader_qualify(&opts, lfirst(lc)));
-		}
-		if (drop.len > 0)
-			pb_loader_sql("drop table %s", drop.data);
+		/* in the same transaction as the new tables: all or nothing */
+		pb_staging_drop_replaced(&opts, names);
 
 		pb_progress_init(&progress, ds->total_rows(&opts), opts.progress,
 						 NULL);

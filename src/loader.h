@@ -112,6 +112,8 @@ typedef struct PbLoadOptions
 	bool		wal_compression;	/* compress the load's page images */
 	Oid			nspid;			/* schema the tables are created in */
 	char		nspname[NAMEDATALEN];
+	char		staging_prefix[NAMEDATALEN];	/* "" but in a parallel
+												 * load's workers */
 } PbLoadOptions;
 
 /*
@@ -140,8 +142,8 @@ typedef struct PbDataset
 	void		(*check) (const PbLoadOptions *opts);
 	/* names of the tables it creates (partitions aside), drop order */
 	List	   *(*table_names) (const PbLoadOptions *opts);
-	/* names dropped if a parallel load fails after its workers committed */
-	List	   *(*cleanup_names) (const PbLoadOptions *opts);
+	/* names of every relation it creates: tables, partitions, indexes... */
+	List	   *(*created_names) (const PbLoadOptions *opts);
 	/* number of jobs */
 	int			(*njobs) (const PbLoadOptions *opts, bool parallel);
 	/* rows the whole load inserts */
@@ -219,6 +221,7 @@ extern void pb_progress_notice(PbProgress *progress, int64 done, bool last);
 extern void pb_loader_sql(const char *fmt,...) pg_attribute_printf(1, 2);
 extern Oid	pb_loader_relid(const PbLoadOptions *opts, const char *name);
 extern Oid	pb_loader_primary_key(Oid relid);
+extern const char *pb_loader_name(const PbLoadOptions *opts, const char *name);
 extern char *pb_loader_qualify(const PbLoadOptions *opts, const char *name);
 extern char *pb_loader_bpchar_fill(int len, char c);
 extern const char *pb_loader_with(const PbLoadOptions *opts, bool always);
@@ -248,8 +251,18 @@ extern const PbDataset pb_dataset_sysbench;
 extern const PbDataset pb_dataset_ycsb;
 extern int64 pb_ycsb_hash(int64 keynum);
 
+/* loader_staging.c */
+extern void pb_staging_set_prefix(PbLoadOptions *opts);
+extern const char *pb_staging_final_name(const char *relname);
+extern void pb_staging_drop_orphans(const PbLoadOptions *opts);
+extern void pb_staging_drop(const PbLoadOptions *opts, List *created);
+extern void pb_staging_promote(const PbLoadOptions *opts, List *created);
+extern void pb_staging_check_names(const PbLoadOptions *opts, List *replaced,
+								   List *created);
+extern void pb_staging_drop_replaced(const PbLoadOptions *opts, List *names);
+
 /* loader_worker.c */
-extern int64 pb_loader_run_parallel(const PbLoadOptions *opts);
+extern int64 pb_loader_run_parallel(const PbLoadOptions *opts, List *names);
 extern PGDLLEXPORT void pb_loader_worker_main(Datum main_arg);
 
 #endif							/* PB_LOADER_H */

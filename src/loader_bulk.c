@@ -100,7 +100,7 @@ pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows,
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("table \"%s\" got indexes, triggers or row security before it was loaded",
-						RelationGetRelationName(bulk->rel)),
+						pb_staging_final_name(RelationGetRelationName(bulk->rel))),
 				 errhint("Disable the event triggers that change new tables while polarbench_init runs.")));
 
 	/*
@@ -571,7 +571,8 @@ pb_loader_sql(const char *fmt,...)
 Oid
 pb_loader_relid(const PbLoadOptions *opts, const char *name)
 {
-	Oid			relid = get_relname_relid(name, opts->nspid);
+	Oid			relid = get_relname_relid(pb_loader_name(opts, name),
+										  opts->nspid);
 
 	if (!OidIsValid(relid))
 		elog(ERROR, "table \"%s\" was not created", name);
@@ -596,12 +597,26 @@ pb_loader_primary_key(Oid relid)
 }
 
 /*
- * Schema-qualified, quoted name of table name, for SQL commands.
+ * The name a relation of the load gets: its own, or in a parallel load's
+ * worker its staging name (see loader_staging.c).
+ */
+const char *
+pb_loader_name(const PbLoadOptions *opts, const char *name)
+{
+	if (opts->staging_prefix[0] == '\0')
+		return name;
+	return psprintf("%s%s", opts->staging_prefix, name);
+}
+
+/*
+ * Schema-qualified, quoted name of table name, for SQL commands; a staging
+ * name in a parallel load's worker.
  */
 char *
 pb_loader_qualify(const PbLoadOptions *opts, const char *name)
 {
-	return quote_qualified_identifier(opts->nspname, name);
+	return quote_qualified_identifier(opts->nspname,
+									  pb_loader_name(opts, name));
 }
 
 /*

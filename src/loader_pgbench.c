@@ -96,17 +96,23 @@ pgb_table_names(const PbLoadOptions *opts)
 }
 
 /*
- * The tables plus the partitions a parallel load creates as tables of
- * their own before attaching them.
+ * Every relation pgbench -i creates: the tables, their keys, the
+ * partitions of pgbench_accounts and their keys.
  */
 static List *
-pgb_cleanup_names(const PbLoadOptions *opts)
+pgb_created_names(const PbLoadOptions *opts)
 {
 	List	   *names = pgb_table_names(opts);
 	int			p;
 
+	names = lappend(names, "pgbench_accounts_pkey");
+	names = lappend(names, "pgbench_branches_pkey");
+	names = lappend(names, "pgbench_tellers_pkey");
 	for (p = 1; p <= opts->partitions; p++)
+	{
 		names = lappend(names, psprintf("pgbench_accounts_%d", p));
+		names = lappend(names, psprintf("pgbench_accounts_%d_pkey", p));
+	}
 	return names;
 }
 
@@ -578,7 +584,7 @@ const PbDataset pb_dataset_pgbench = {
 	.name = "pgbench",
 	.check = pgb_check,
 	.table_names = pgb_table_names,
-	.cleanup_names = pgb_cleanup_names,
+	.created_names = pgb_created_names,
 	.njobs = pgb_njobs,
 	.total_rows = pgb_total_rows,
 	.run_job = pgb_run_job,

@@ -66,6 +66,26 @@ sb_table_names(const PbLoadOptions *opts)
 }
 
 /*
+ * Every relation sysbench's prepare creates: the tables, their keys, k_N
+ * indexes and id sequences.
+ */
+static List *
+sb_created_names(const PbLoadOptions *opts)
+{
+	List	   *names = NIL;
+	int			i;
+
+	for (i = 1; i <= opts->tables; i++)
+	{
+		names = lappend(names, psprintf("sbtest%d", i));
+		names = lappend(names, psprintf("sbtest%d_pkey", i));
+		names = lappend(names, psprintf("sbtest%d_id_seq", i));
+		names = lappend(names, psprintf("k_%d", i));
+	}
+	return names;
+}
+
+/*
  * One job per table.
  */
 static int
@@ -182,7 +202,8 @@ sb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 	pb_progress_table_end(progress);
 
 	pb_loader_sql("CREATE INDEX %s ON %s(k)",
-				  quote_identifier(psprintf("k_%d", n)), qname);
+				  quote_identifier(pb_loader_name(opts, psprintf("k_%d", n))),
+				  qname);
 	if (opts->table_size > 0)
 		pb_loader_sql("SELECT pg_catalog.setval(pg_catalog.pg_get_serial_sequence(%s, 'id'), %d)",
 					  quote_literal_cstr(qname), opts->table_size);
@@ -202,7 +223,7 @@ const PbDataset pb_dataset_sysbench = {
 	.name = "sysbench",
 	.check = sb_check,
 	.table_names = sb_table_names,
-	.cleanup_names = sb_table_names,
+	.created_names = sb_created_names,
 	.njobs = sb_njobs,
 	.total_rows = sb_total_rows,
 	.run_job = sb_run_job,

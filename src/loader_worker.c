@@ -9,32 +9,33 @@
  * table may fill it with frozen rows.  So in a parallel load every worker
  * creates, fills and indexes whole tables (the data set's jobs: one
  * sysbench table, one pgbench_accounts partition...) in one transaction
- * of its own, and the commits are coordinated by the caller (the leader):
+ * of its own, under staging names (loader_staging.c), and the commits are
+ * coordinated by the caller (the leader):
  *
- *	1. Worker 0 drops the tables being replaced and commits (as pgbench -i,
- *	   which drops before it creates).  The others wait for it.
- *	2. Every worker takes jobs from a shared counter until none is left,
+ *	1. Every worker takes jobs from a shared counter until none is left,
  *	   writes the pages of the workers still loading (loader_writer.c) until
  *	   they are done, and reports READY, its transaction still open: nothing
  *	   of the new tables is visible yet.
- *	3. When all are READY the leader, interrupts held, tells them to commit
+ *	2. When all are READY the leader, interrupts held, tells them to commit
  *	   and waits for them to have done so.
- *	4. The leader runs the data set's finishing step in its own transaction
- *	   (attach partitions, foreign keys), then says DONE; workers exit.
+ *	3. The leader, in the caller's transaction, drops the tables being
+ *	   replaced, gives the staging relations their names and runs the data
+ *	   set's finishing step (attach partitions, foreign keys), then says
+ *	   DONE; workers exit.
  *
- * Cancel or error in the leader before step 3 terminates the workers
+ * Cancel or error in the leader before step 2 terminates the workers
  * (TerminateBackgroundWorker, then WaitForBackgroundWorkerShutdown): their
  * transactions abort, so no half-loaded table is ever visible.  After step
- * 3, the workers have committed; until DONE they stay connected, and on
- * cancel or error in the leader (or if the leader vanishes) worker 0 drops
- * every table of the data set in a new transaction.  The leader cleans up
- * from PG_ENSURE_ERROR_CLEANUP, which also covers its exit.  A worker that
- * fails records its error in the shared segment; the leader reports it.
+ * 2, the workers have committed their staging tables; until DONE they stay
+ * connected, and on cancel or error in the leader (or if the leader
+ * vanishes) worker 0 drops the staging tables in a new transaction, while
+ * the leader's transaction, aborting, leaves the old tables as they were.
+ * The leader cleans up from PG_ENSURE_ERROR_CLEANUP, which also covers its
+ * exit.  What a crash leaves, the next load drops.  A worker that fails
+ * records its error in the shared segment; the leader reports it.
  *
  * Because each worker commits on its own, a parallel load cannot run
- * inside a transaction block.  What the leader does in step 4 belongs to
- * the caller's transaction: if the statement fails after polarbench_init
- * returned, the tables stay without it (known limit).
+ * inside a transaction block.
  *
  *-------------------------------------------------------------------------
  */
@@ -61,6 +62,7 @@
 #include "utils/snapmgr.h"
 #include "utils/wait_event.h"
 
+#include "admission.h"
 #include "loader.h"
 
 /* What the leader says, in PbLoadShared.verdict */
@@ -84,6 +86,7 @@ typedef enum PbLoadStatus
 typedef struct PbLoadWorkerSlot
 {
 	pg_atomic_uint32 status;	/* PbLoadStatus */
+	pg_atomic_uint32 connected; /* logged in: counted by the next admission */
 	int			pgprocno;
 	int64		rows;
 	int			sqlerrcode;
@@ -101,7 +104,6 @@ typedef struct PbLoadShared
 	int			leader_pgprocno;
 	int			nworkers;
 	int			njobs;
-	pg_atomic_uint32 dropped;	/* step 1 committed */
 	pg_atomic_uint32 next_job;
 	pg_atomic_uint32 verdict;	/* PbLoadVerdict */
 	pg_atomic_uint64 rows_done;
@@ -122,18 +124,19 @@ static void pb_loader_leader_cleanup(int code, Datum arg);
 static void pb_loader_wait_all(PbLoadLeader *leader, PbLoadStatus status,
 							   PbProgress *progress);
 static void pb_loader_wake_workers(PbLoadShared *shared);
+static bool pb_loader_all_connected(PbLoadLeader *leader);
 static void pb_loader_worker_run(PbLoadShared *shared, int index);
 static PbLoadVerdict pb_loader_worker_wait(PbLoadShared *shared,
-										   bool for_drop,
 										   PbLoadVerdict past);
-static void pb_loader_worker_drop(PbLoadShared *shared, bool cleanup);
+static void pb_loader_worker_cleanup(PbLoadShared *shared);
 
 /*
- * Run the load described by opts in background workers; the caller is
- * connected to SPI.  Returns the number of rows inserted.
+ * Run the load described by opts in background workers, replacing the
+ * tables of names; the caller is connected to SPI.  Returns the number of
+ * rows inserted.
  */
 int64
-pb_loader_run_parallel(const PbLoadOptions *opts)
+pb_loader_run_parallel(const PbLoadOptions *opts, List *names)
 {
 	const PbDataset *ds = pb_loader_dataset(opts->dataset);
 	int			njobs = ds->njobs(opts, true);
@@ -157,19 +160,20 @@ pb_loader_run_parallel(const PbLoadOptions *opts)
 	shared->writers_offset = size;
 	pb_writer_init((char *) shared + size, nworkers);
 	shared->opts = *opts;
+	pb_staging_set_prefix(&shared->opts);
 	shared->database = MyDatabaseId;
 	shared->role = GetUserId();
 	shared->leader_pid = MyProcPid;
 	shared->leader_pgprocno = PB_MY_PROCNO;
 	shared->nworkers = nworkers;
 	shared->njobs = njobs;
-	pg_atomic_init_u32(&shared->dropped, 0);
 	pg_atomic_init_u32(&shared->next_job, 0);
 	pg_atomic_init_u32(&shared->verdict, PB_VERDICT_NONE);
 	pg_atomic_init_u64(&shared->rows_done, 0);
 	for (i = 0; i < nworkers; i++)
 	{
 		pg_atomic_init_u32(&shared->workers[i].status, PB_LOADER_STARTING);
+		pg_atomic_init_u32(&shared->workers[i].connected, 0);
 		shared->workers[i].pgprocno = -1;
 	}
 
@@ -178,6 +182,8 @@ pb_loader_run_parallel(const PbLoadOptions *opts)
 	PG_ENSURE_ERROR_CLEANUP(pb_loader_leader_cleanup,
 							PointerGetDatum(leader));
 	{
+		/* held until the workers have connected */
+		pb_admission_begin(nworkers, "loader workers");
 		for (i = 0; i < nworkers; i++)
 		{
 			BackgroundWorker worker;
@@ -192,7 +198,7 @@ pb_loader_run_parallel(const PbLoadOptions *opts)
 					BGW_MAXLEN);
 			snprintf(worker.bgw_name, BGW_MAXLEN,
 					 "polarbench loader %d for PID %d", i, MyProcPid);
-			strlcpy(worker.bgw_type, "polarbench loader", BGW_MAXLEN);
+			strlcpy(worker.bgw_type, PB_LOADER_WORKER_TYPE, BGW_MAXLEN);
 			worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(leader->seg));
 			memcpy(worker.bgw_extra, &i, sizeof(int));
 			worker.bgw_notify_pid = MyProcPid;
@@ -208,10 +214,11 @@ pb_loader_run_parallel(const PbLoadOptions *opts)
 			leader->nregistered++;
 		}
 
-		/* steps 1 and 2 */
+		/* step 1 */
 		pb_loader_wait_all(leader, PB_LOADER_READY, &progress);
+		pb_admission_end();
 
-		/* step 3: a cancel now would leave some workers committed */
+		/* step 2: a cancel now would leave some workers committed */
 		HOLD_INTERRUPTS();
 		pg_atomic_write_u32(&shared->verdict, PB_VERDICT_COMMIT);
 		pb_loader_wake_workers(shared);
@@ -223,7 +230,9 @@ pb_loader_run_parallel(const PbLoadOptions *opts)
 		if (opts->progress)
 			pb_progress_notice(&progress, progress.total, true);
 
-		/* step 4 */
+		/* step 3, in the caller's transaction: all or nothing */
+		pb_staging_drop_replaced(opts, names);
+		pb_staging_promote(&shared->opts, ds->created_names(opts));
 		ds->finish(opts, true);
 
 		for (i = 0; i < nworkers; i++)
@@ -288,6 +297,8 @@ pb_loader_wait_all(PbLoadLeader *leader, PbLoadStatus status,
 		}
 		if (nreached == shared->nworkers)
 			return;
+		if (pb_loader_all_connected(leader))
+			pb_admission_end();
 
 		if (progress && progress->notice)
 		{
@@ -307,6 +318,23 @@ pb_loader_wait_all(PbLoadLeader *leader, PbLoadStatus status,
 		ResetLatch(MyLatch);
 		CHECK_FOR_INTERRUPTS();
 	}
+}
+
+/*
+ * Whether every worker has logged in, or is gone.
+ */
+static bool
+pb_loader_all_connected(PbLoadLeader *leader)
+{
+	for (int i = 0; i < leader->shared->nworkers; i++)
+	{
+		pid_t		pid;
+
+		if (pg_atomic_read_u32(&leader->shared->workers[i].connected) == 0 &&
+			GetBackgroundWorkerPid(leader->handles[i], &pid) != BGWH_STOPPED)
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -355,8 +383,8 @@ pb_loader_leader_cleanup(int code, Datum arg)
 	else
 	{
 		/*
-		 * Worker 0 drops the tables, which waits for this transaction's
-		 * locks to go: don't wait for it.
+		 * Worker 0 drops the staging tables, which waits for this
+		 * transaction's locks to go: don't wait for it.
 		 */
 		pb_loader_wake_workers(shared);
 		for (i = 1; i < leader->nregistered; i++)
@@ -396,6 +424,8 @@ pb_loader_worker_main(Datum main_arg)
 
 	BackgroundWorkerInitializeConnectionByOid(shared->database, shared->role,
 											  0);
+	pg_atomic_write_u32(&slot->connected, 1);
+	SetLatch(&GetPGProcByNumber(shared->leader_pgprocno)->procLatch);
 
 	PG_TRY();
 	{
@@ -441,17 +471,6 @@ pb_loader_worker_run(PbLoadShared *shared, int index)
 	pb_writer_attach((char *) shared + shared->writers_offset, index);
 
 	/* step 1 */
-	if (index == 0)
-	{
-		pb_loader_worker_drop(shared, false);
-		pg_atomic_write_u32(&shared->dropped, 1);
-		pb_loader_wake_workers(shared);
-	}
-	else if (pb_loader_worker_wait(shared, true, PB_VERDICT_NONE) ==
-			 PB_VERDICT_ABORT)
-		proc_exit(0);
-
-	/* step 2 */
 	pb_progress_init(&progress, ds->total_rows(opts), false,
 					 &shared->rows_done);
 	SetCurrentStatementStartTimestamp();
@@ -474,8 +493,8 @@ pb_loader_worker_run(PbLoadShared *shared, int index)
 	pg_atomic_write_u32(&slot->status, PB_LOADER_READY);
 	SetLatch(leader_latch);
 
-	/* step 3 */
-	if (pb_loader_worker_wait(shared, false, PB_VERDICT_NONE) !=
+	/* step 2 */
+	if (pb_loader_worker_wait(shared, PB_VERDICT_NONE) !=
 		PB_VERDICT_COMMIT)
 		ereport(ERROR,
 				(errcode(ERRCODE_QUERY_CANCELED),
@@ -485,20 +504,18 @@ pb_loader_worker_run(PbLoadShared *shared, int index)
 	pg_atomic_write_u32(&slot->status, PB_LOADER_COMMITTED);
 	SetLatch(leader_latch);
 
-	/* step 4 */
-	if (pb_loader_worker_wait(shared, false, PB_VERDICT_COMMIT) !=
+	/* step 3 */
+	if (pb_loader_worker_wait(shared, PB_VERDICT_COMMIT) !=
 		PB_VERDICT_DONE && index == 0)
-		pb_loader_worker_drop(shared, true);
+		pb_loader_worker_cleanup(shared);
 }
 
 /*
- * Wait for the leader: with for_drop, until step 1 is done; otherwise
- * until the verdict is no longer past.  A leader gone counts as ABORT.
- * Returns the verdict.
+ * Wait for the leader, until the verdict is no longer past.  A leader gone
+ * counts as ABORT.  Returns the verdict.
  */
 static PbLoadVerdict
-pb_loader_worker_wait(PbLoadShared *shared, bool for_drop,
-					  PbLoadVerdict past)
+pb_loader_worker_wait(PbLoadShared *shared, PbLoadVerdict past)
 {
 	for (;;)
 	{
@@ -506,8 +523,7 @@ pb_loader_worker_wait(PbLoadShared *shared, bool for_drop,
 
 		if (verdict == PB_VERDICT_ABORT)
 			return PB_VERDICT_ABORT;
-		if (for_drop ? pg_atomic_read_u32(&shared->dropped) != 0 :
-			verdict != (uint32) past)
+		if (verdict != (uint32) past)
 			return (PbLoadVerdict) verdict;
 		if (BackendPidGetProc(shared->leader_pid) == NULL)
 		{
@@ -523,37 +539,22 @@ pb_loader_worker_wait(PbLoadShared *shared, bool for_drop,
 }
 
 /*
- * Drop the data set's tables in a transaction of its own: before the load
- * the tables it replaces, after a failed one (cleanup) everything the
- * workers may have committed.
+ * After a failed load whose workers committed: drop their staging tables
+ * in a transaction of its own, once the leader's aborting transaction has
+ * let go of them.
  */
 static void
-pb_loader_worker_drop(PbLoadShared *shared, bool cleanup)
+pb_loader_worker_cleanup(PbLoadShared *shared)
 {
-	const PbLoadOptions *opts = &shared->opts;
-	const PbDataset *ds = pb_loader_dataset(opts->dataset);
-	List	   *names = cleanup ? ds->cleanup_names(opts) :
-		ds->table_names(opts);
-	StringInfoData sql;
-	ListCell   *lc;
-
-	initStringInfo(&sql);
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
-	foreach(lc, names)
-	{
-		if (OidIsValid(get_relname_relid(lfirst(lc), opts->nspid)))
-			appendStringInfo(&sql, "%s%s", sql.len > 0 ? ", " : "",
-							 pb_loader_qualify(opts, lfirst(lc)));
-	}
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	PushActiveSnapshot(GetTransactionSnapshot());
-	pgstat_report_activity(STATE_RUNNING, cleanup ?
-						   "polarbench_init: dropping a failed load" :
-						   "polarbench_init: dropping old tables");
-	if (sql.len > 0)
-		pb_loader_sql("drop table if exists %s", sql.data);
+	pgstat_report_activity(STATE_RUNNING,
+						   "polarbench_init: dropping a failed load");
+	pb_staging_drop(&shared->opts,
+					pb_loader_dataset(shared->opts.dataset)->created_names(&shared->opts));
 	SPI_finish();
 	PopActiveSnapshot();
 	CommitTransactionCommand();

@@ -207,11 +207,20 @@ ycsb_finish(const PbLoadOptions *opts, bool parallel)
 {
 }
 
+/*
+ * usertable and its key.
+ */
+static List *
+ycsb_created_names(const PbLoadOptions *opts)
+{
+	return list_make2(pstrdup("usertable"), pstrdup("usertable_pkey"));
+}
+
 const PbDataset pb_dataset_ycsb = {
 	.name = "ycsb",
 	.check = ycsb_check,
 	.table_names = ycsb_table_names,
-	.cleanup_names = ycsb_table_names,
+	.created_names = ycsb_created_names,
 	.njobs = ycsb_njobs,
 	.total_rows = ycsb_total_rows,
 	.run_job = ycsb_run_job,

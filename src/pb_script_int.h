@@ -28,6 +28,9 @@
 #define PB_MIN_ZIPFIAN_PARAM	1.001
 #define PB_MAX_ZIPFIAN_PARAM	1000.0
 
+/* The longest \sleep, in microseconds: its nanoseconds fit an int64 */
+#define PB_MAX_SLEEP_US		(INT64_MAX / 1000)
+
 /* at most this many scripts in a set, as pgbench */
 #define PB_MAX_SCRIPTS		128
 

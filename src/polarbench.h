@@ -22,6 +22,7 @@
 #include "storage/dsm.h"
 #include "storage/latch.h"
 #include "storage/spin.h"
+#include "fmgr.h"
 
 #include "compat.h"
 #include "pb_script.h"
@@ -66,9 +67,14 @@ typedef enum PbStopReason
 typedef enum PbSlotStatus
 {
 	PB_SLOT_STARTING = 0,
+	PB_SLOT_CONNECTED,			/* logged in, preparing */
 	PB_SLOT_READY,
 	PB_SLOT_EXITED
 } PbSlotStatus;
+
+/* Who failed a run, in PbRunShared.failed_client when not a client */
+#define PB_FAILED_BY_LAUNCHER	(-1)
+#define PB_FAILED_BY_RECORDER	(-2)
 
 /* Per-command counters, for the per-statement report */
 typedef struct PbCommandStats
@@ -88,6 +94,7 @@ typedef struct PbClientSlot
 {
 	pg_atomic_uint32 status;	/* PbSlotStatus */
 	int			pid;
+	pg_atomic_uint32 pgprocno;	/* pgprocno + 1, 0 before it runs */
 	pg_atomic_uint64 transactions;	/* finished, successful or not */
 	pg_atomic_uint64 failed;		/* serialization or deadlock failures */
 	pg_atomic_uint64 statements;	/* SQL commands executed */
@@ -112,6 +119,7 @@ typedef struct PbRunShared
 	int			progress_interval;
 	int			ncommands;		/* over all scripts */
 	Size		slot_size;
+	Size		slots_offset;	/* of the slots from this struct, same segment */
 	int			launcher_pgprocno;
 	pg_atomic_uint32 recorder_pgprocno; /* pgprocno + 1, 0 before it runs */
 
@@ -120,18 +128,21 @@ typedef struct PbRunShared
 	pg_atomic_uint32 nready;	/* clients ready to start */
 	ConditionVariable start_cv;
 	int64		start_ns;		/* monotonic clock when released */
-	int64		end_ns;			/* deadline, 0 if none */
+	int64		end_ns;			/* end of the duration, 0 if none */
+	int64		limit_ns;		/* polarbench.max_run_duration's end */
 
 	slock_t		mutex;			/* protects what follows */
 	int64		run_id;			/* assigned by the recorder, 0 before */
 	bool		recorder_ready;
-	bool		recorder_done;
+	bool		recorder_done;	/* the recorder has exited */
+	bool		recorded;		/* the run's final row is committed */
 	int			progress_seq;	/* bumped at each progress record */
 	char		progress_line[256];
-	int			failed_client;
+	int			failed_client;	/* client number, or PB_FAILED_BY_* */
 	int			error_code;		/* SQLSTATE of the failure */
 	char		error_message[1024];
 	char		error_detail[1024];
+	char		error_hint[256];
 } PbRunShared;
 
 /* The figures of a run or of one progress interval */
@@ -220,11 +231,17 @@ extern Size pb_slot_size(int ncommands);
 extern bool pb_set_stop(PbRunShared *run, PbStopReason reason);
 extern void pb_fail_run(PbRunShared *run, int client, int code,
 						const char *message, const char *detail);
+extern void pb_fail_run_hint(PbRunShared *run, int client, int code,
+							 const char *message, const char *detail,
+							 const char *hint);
+extern int64 pb_run_deadline(PbRunShared *run);
+extern void pb_fail_run_too_long(PbRunShared *run);
 
 /* detail of failures whose reason only the server log has */
 #define PB_SEE_LOG "See the server log for the reason."
 
 extern void pb_wake_launcher(PbRunShared *run);
+extern void pb_wake_clients(PbRunShared *run);
 extern void pb_wake_recorder(PbRunShared *run);
 extern int64 pb_now_ns(void);
 
@@ -240,6 +257,18 @@ extern void pb_summary_final(PbRunShared *run, char *slots, double seconds,
 extern void pb_progress_line(char *buf, size_t len, double elapsed,
 							 const PbRunSummary *interval);
 
+/* run_check.c */
+extern int	pb_check_scripts(PbScriptSet *set, const char *const *values);
+extern void pb_check_memory(const PbScriptSet *set, int nclients, int nplans);
+
+/* run_snapshot.c */
+extern bool pb_can_release_snapshot(FunctionCallInfo fcinfo);
+extern void pb_release_xmin(void);
+extern void pb_refresh_xmin(void);
+
+/* run_lockwait.c */
+extern bool pb_waits_for_me(int pid);
+
 /* client_worker.c */
 extern PGDLLEXPORT void pb_client_main(Datum main_arg);
 
@@ -248,11 +277,16 @@ extern PGDLLEXPORT void pb_recorder_main(Datum main_arg);
 
 /* script_exec.c */
 typedef struct PbExecutor PbExecutor;
-extern PbExecutor *pb_executor_create(PbScriptSet *set);
+extern PbExecutor *pb_executor_create(PbScriptSet *set, PbRunShared *run);
 extern void pb_executor_prepare(PbExecutor *exec);
+extern void pb_executor_prepare_plans(PbExecutor *exec);
+extern void pb_executor_check_values(PbExecutor *exec,
+									 const char *const *values);
+extern int	pb_executor_nplans(PbExecutor *exec);
+extern void pb_executor_free(PbExecutor *exec);
 extern PbClientState *pb_executor_client(PbExecutor *exec);
 extern void pb_executor_set_client(PbExecutor *exec, PbClientState *client);
-extern void pb_executor_run_script(PbExecutor *exec, int script_no,
+extern bool pb_executor_run_script(PbExecutor *exec, int script_no,
 								   PbCommandStats *stats,
 								   int64 *statements);
 extern void pb_executor_abort(PbExecutor *exec);

@@ -34,11 +34,22 @@
 #include "utils/memutils.h"
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
+#include "catalog/namespace.h"
+#include "storage/lmgr.h"
+#include "utils/lsyscache.h"
 #include "utils/wait_event.h"
 
 #include "polarbench.h"
 
 static PbRunShared *recorder_run;
+
+/* The result tables the recorder holds session locks on */
+#define PB_RECORDER_NLOCKS		4
+static LockRelId recorder_locks[PB_RECORDER_NLOCKS];
+static int	recorder_nlocks = 0;
+
+static void pb_recorder_record(PbRunShared *run, char *slots,
+							   PbRunConfig *config, PbScriptSet *set);
 
 /*
  * pb_recorder_exit
@@ -48,6 +59,22 @@ static PbRunShared *recorder_run;
 static void
 pb_recorder_exit(int code, Datum arg)
 {
+	/*
+	 * Session locks outlast transactions, and process exit does not release
+	 * them: left, they would stay with this PGPROC for its next process.
+	 */
+	for (int i = 0; i < recorder_nlocks; i++)
+	{
+		LOCKTAG		tag;
+
+		/* an abort at exit may have released them all already */
+		SET_LOCKTAG_RELATION(tag, recorder_locks[i].dbId,
+							 recorder_locks[i].relId);
+		if (PB_LOCK_HELD_BY_ME(&tag, AccessShareLock))
+			UnlockRelationIdForSession(&recorder_locks[i], AccessShareLock);
+	}
+	recorder_nlocks = 0;
+
 	if (recorder_run == NULL)
 		return;
 	SpinLockAcquire(&recorder_run->mutex);
@@ -294,6 +321,19 @@ pb_recorder_finish(int64 run_id, PbScriptSet *set, char *slots)
 		seconds = (finish - run->start_ns) / 1e9;
 	pb_summary_final(run, slots, seconds, &s);
 
+	/* a run that measured nothing is no result */
+	if (reason == PB_STOP_NONE && run->start_ns > 0 && run->duration > 0 &&
+		s.transactions + s.failed == 0)
+	{
+		pb_fail_run_hint(run, PB_FAILED_BY_LAUNCHER,
+						 ERRCODE_INVALID_PARAMETER_VALUE,
+						 psprintf("no transaction ended within the run's duration of %g s",
+								  run->duration),
+						 NULL,
+						 "Give a duration long enough for at least one transaction.");
+		reason = pg_atomic_read_u32(&run->stop_reason);
+	}
+
 	status = reason == PB_STOP_FAILED ? "failed" :
 		reason == PB_STOP_CANCELED ? "canceled" : "finished";
 
@@ -339,6 +379,9 @@ pb_recorder_finish(int64 run_id, PbScriptSet *set, char *slots)
 	if (run->start_ns > 0)
 		pb_recorder_statements(run_id, set, slots);
 	pb_recorder_commit();
+	SpinLockAcquire(&run->mutex);
+	run->recorded = true;
+	SpinLockRelease(&run->mutex);
 }
 
 /*
@@ -379,6 +422,70 @@ pb_recorder_wait(long timeout_ms)
 }
 
 /*
+ * pb_recorder_settings
+ *		The recorder runs as the caller's role, with the role's and the
+ *		database's settings; those that would stop it from writing its fixed
+ *		rows are put back to what the recorder needs.
+ */
+static void
+pb_recorder_settings(void)
+{
+	static const char *const settings[][2] = {
+		{"search_path", "pg_catalog, pg_temp"},
+		{"default_transaction_read_only", "off"},
+		{"default_transaction_isolation", "read committed"},
+		{"default_transaction_deferrable", "off"},
+		{"statement_timeout", "0"},
+		{"lock_timeout", "0"},
+		{"idle_in_transaction_session_timeout", "0"},
+		{"transaction_timeout", "0"},
+	};
+
+	for (int i = 0; i < lengthof(settings); i++)
+		if (GetConfigOption(settings[i][0], true, false) != NULL)
+			SetConfigOption(settings[i][0], settings[i][1], PGC_SUSET,
+							PGC_S_OVERRIDE);
+}
+
+/*
+ * pb_recorder_lock_tables
+ *		Lock the result tables for the recorder's whole life, so that DROP
+ *		EXTENSION waits for the run to be recorded instead of dropping the
+ *		tables under it.  Session locks: they outlast each write's
+ *		transaction.  As the recorder holds them, its own writes go ahead of
+ *		a DROP queued for the tables.
+ */
+static void
+pb_recorder_lock_tables(void)
+{
+	static const char *const tables[PB_RECORDER_NLOCKS] = {
+		"polarbench_run_data", "polarbench_run_data_run_id_seq",
+		"polarbench_progress_data", "polarbench_statement_data"
+	};
+	Oid			nspid;
+
+	pb_recorder_begin();
+	nspid = get_namespace_oid(recorder_run->schema, false);
+	for (int i = 0; i < lengthof(tables); i++)
+	{
+		LockRelId	relid;
+		Oid			oid = get_relname_relid(tables[i], nspid);
+
+		if (!OidIsValid(oid))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_TABLE),
+					 errmsg("relation \"%s.%s\" does not exist",
+							recorder_run->schema, tables[i]),
+					 errdetail("The polarbench extension was dropped while the run started.")));
+		relid.relId = oid;
+		relid.dbId = MyDatabaseId;
+		LockRelationIdForSession(&relid, AccessShareLock);
+		recorder_locks[recorder_nlocks++] = relid;
+	}
+	pb_recorder_commit();
+}
+
+/*
  * pb_recorder_main
  *		Entry point of the recorder worker; main_arg is the run's segment.
  */
@@ -391,10 +498,6 @@ pb_recorder_main(Datum main_arg)
 	PbRunShared *run;
 	PbRunConfig *config;
 	PbScriptSet *set;
-	int64		run_id;
-	PbTotals	last = {0};
-	int64		last_ns = 0;
-	int			ticks = 0;
 
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
@@ -414,11 +517,44 @@ pb_recorder_main(Datum main_arg)
 
 	BackgroundWorkerInitializeConnectionByOid(run->database, run->role, 0);
 	pgstat_report_appname("polarbench recorder");
-	SetConfigOption("search_path", "pg_catalog, pg_temp", PGC_SUSET,
-					PGC_S_OVERRIDE);
+	pb_recorder_settings();
 
-	config = pb_config_deserialize(shm_toc_lookup(toc, PB_KEY_CONFIG, false));
-	set = pb_config_build_scripts(config, false);
+	PG_TRY();
+	{
+		pb_recorder_lock_tables();
+		config = pb_config_deserialize(shm_toc_lookup(toc, PB_KEY_CONFIG, false));
+		set = pb_config_build_scripts(config, false);
+		pb_recorder_record(run, slots, config, set);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		/* the launcher tells the caller why the run is not recorded */
+		HOLD_INTERRUPTS();
+		MemoryContextSwitchTo(TopMemoryContext);
+		edata = CopyErrorData();
+		pb_fail_run(run, PB_FAILED_BY_RECORDER, edata->sqlerrcode,
+					edata->message, edata->detail);
+		RESUME_INTERRUPTS();
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	proc_exit(0);
+}
+
+/*
+ * pb_recorder_record
+ *		Record the run from its start to its end.
+ */
+static void
+pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config,
+				   PbScriptSet *set)
+{
+	int64		run_id;
+	PbTotals	last = {0};
+	int64		last_ns = 0;
+	int			ticks = 0;
 
 	run_id = pb_recorder_insert_run(config);
 	SpinLockAcquire(&run->mutex);
@@ -433,7 +569,7 @@ pb_recorder_main(Datum main_arg)
 	if (pg_atomic_read_u32(&run->stop_reason) == PB_STOP_ABORTED)
 	{
 		pb_recorder_delete_run(run_id);
-		proc_exit(0);
+		return;
 	}
 
 	pgstat_report_activity(STATE_RUNNING, "polarbench: recording");
@@ -471,5 +607,4 @@ pb_recorder_main(Datum main_arg)
 
 	pb_recorder_finish(run_id, set, slots);
 	pb_scriptset_free(set);
-	proc_exit(0);
 }

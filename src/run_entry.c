@@ -39,9 +39,9 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "admission.h"
 #include "polarbench.h"
-
-PG_MODULE_MAGIC;
+#include "settings.h"
 
 PG_FUNCTION_INFO_V1(polarbench_run);
 
@@ -385,6 +385,7 @@ pb_check_caller(void)
 	HeapTuple	tuple;
 	bool		canlogin;
 
+	pb_refuse_in_worker("polarbench_run");
 	if (InSecurityRestrictedOperation())
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -392,9 +393,9 @@ pb_check_caller(void)
 	if (TransactionIdIsValid(GetTopTransactionIdIfAny()))
 		ereport(ERROR,
 				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
-				 errmsg("polarbench_run cannot run in a transaction that has written data"),
+				 errmsg("polarbench_run cannot run in a transaction that has written data or taken an ACCESS EXCLUSIVE lock"),
 				 errdetail("Benchmark clients run in transactions of their own: they cannot see this transaction's changes and could wait for its locks."),
-				 errhint("Commit first, then start the run.")));
+				 errhint("Commit or roll back first, then start the run.")));
 	if (RecoveryInProgress())
 		ereport(ERROR,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
@@ -415,42 +416,45 @@ pb_check_caller(void)
 }
 
 /*
- * pb_can_release_snapshot
- *		Whether the caller's snapshot may stop holding back the xmin horizon
- *		while the run goes on.  A benchmark of updates depends on it: as long
- *		as one session's xmin is older than the run, no dead row version made
- *		during the run can be pruned, HOT chains grow without bound and the
- *		throughput measured falls with the length of the run, which a
- *		client-side benchmark never sees.
- *
- *		It is safe when nothing will read with that snapshot again: the call
- *		comes straight from the top-level statement, that statement reads no
- *		table, it runs in an implicit transaction (no cursor of an earlier
- *		statement may still need the snapshot), at READ COMMITTED.
+ * pb_check_one_dimension
+ *		An array argument must be one-dimensional and not empty.
  */
-static bool
-pb_can_release_snapshot(FunctionCallInfo fcinfo)
+static void
+pb_check_one_dimension(ArrayType *array, const char *name)
 {
-	QueryDesc  *query;
-	ListCell   *lc;
+	if (ARR_NDIM(array) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("%s must be a one-dimensional array", name)));
+	if (ARR_NDIM(array) == 0 || ArrayGetNItems(ARR_NDIM(array), ARR_DIMS(array)) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must not be empty", name)));
+}
 
-	if (IsTransactionBlock() || IsolationUsesXactSnapshot())
-		return false;
-	if (ActivePortal == NULL || ActivePortal->queryDesc == NULL ||
-		ActivePortal->queryDesc->estate == NULL || fcinfo->flinfo == NULL)
-		return false;
-	query = ActivePortal->queryDesc;
-	if (fcinfo->flinfo->fn_mcxt != query->estate->es_query_cxt)
-		return false;			/* called from a nested query */
-	foreach(lc, query->plannedstmt->rtable)
-	{
-		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
+/*
+ * pb_fixed_values
+ *		The string value of every variable of set that keeps one value for
+ *		the whole run unless a script sets it: those given in vars, and the
+ *		ones each client predefines (for client_id, the largest).  NULL for
+ *		the others.
+ */
+static const char *const *
+pb_fixed_values(const PbRunConfig *config, PbScriptSet *set, int nclients)
+{
+	const char **values = palloc0(sizeof(char *) * Max(set->nvars, 1));
+	int			id;
 
-		if (rte->rtekind != RTE_FUNCTION && rte->rtekind != RTE_RESULT &&
-			rte->rtekind != RTE_VALUES)
-			return false;
-	}
-	return true;
+	if ((id = pb_var_id(set, "client_id", false)) >= 0)
+		values[id] = psprintf("%d", nclients - 1);
+	if ((id = pb_var_id(set, "random_seed", false)) >= 0)
+		values[id] = psprintf(INT64_FORMAT, config->random_seed);
+	if ((id = pb_var_id(set, "default_seed", false)) >= 0)
+		values[id] = psprintf(INT64_FORMAT, config->random_seed);
+	for (int i = 0; i < config->nvars; i++)
+		if ((id = pb_var_id(set, config->var_names[i], false)) >= 0)
+			values[id] = config->var_values[i];
+	return values;
 }
 
 /*
@@ -472,6 +476,7 @@ polarbench_run(PG_FUNCTION_ARGS)
 	Oid			schema = InvalidOid;
 	int			clients;
 	int			ncommands = 0;
+	int			nplans;
 	int			scale = 1;
 
 	pb_check_caller();
@@ -499,10 +504,16 @@ polarbench_run(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(ARG_DURATION))
 	{
 		params.duration = PG_GETARG_FLOAT8(ARG_DURATION);
-		if (!(params.duration > 0) || isinf(params.duration) || params.duration > 31536000)
+		if (!(params.duration > 0) || isinf(params.duration))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("duration must be a positive number of seconds, at most one year")));
+					 errmsg("duration must be a positive number of seconds")));
+		if (params.duration > pb_max_run_duration)
+			ereport(ERROR,
+					(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+					 errmsg("duration %g s exceeds polarbench.max_run_duration (%d s)",
+							params.duration, pb_max_run_duration),
+					 errhint("Run for a shorter time, or ask a superuser to raise polarbench.max_run_duration.")));
 	}
 	else if (!PG_ARGISNULL(ARG_TRANSACTIONS))
 	{
@@ -547,10 +558,12 @@ polarbench_run(PG_FUNCTION_ARGS)
 		bool	   *weight_nulls = NULL;
 		int			nweights = 0;
 
+		pb_check_one_dimension(PG_GETARG_ARRAYTYPE_P(ARG_SCRIPTS), "scripts");
 		deconstruct_array(PG_GETARG_ARRAYTYPE_P(ARG_SCRIPTS), TEXTOID, -1, false,
 						  TYPALIGN_INT, &texts, &text_nulls, &ntexts);
 		if (!PG_ARGISNULL(ARG_WEIGHTS))
 		{
+			pb_check_one_dimension(PG_GETARG_ARRAYTYPE_P(ARG_WEIGHTS), "weights");
 			deconstruct_array(PG_GETARG_ARRAYTYPE_P(ARG_WEIGHTS), INT4OID, 4, true,
 							  TYPALIGN_INT, &weights, &weight_nulls, &nweights);
 			if (nweights != ntexts)
@@ -637,8 +650,18 @@ polarbench_run(PG_FUNCTION_ARGS)
 	set = pb_config_build_scripts(config, true);
 	for (int i = 0; i < set->nscripts; i++)
 		ncommands += set->scripts[i].ncommands;
-	pb_scriptset_free(set);
 	params.ncommands = ncommands;
+	if (ncommands > pb_max_script_commands)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("the run's scripts have %d commands, more than polarbench.max_script_commands (%d)",
+						ncommands, pb_max_script_commands),
+				 errhint("Use shorter scripts, or ask a superuser to raise polarbench.max_script_commands.")));
+
+	/* every SQL command must prepare, and every fixed value fit its type */
+	nplans = pb_check_scripts(set, pb_fixed_values(config, set, clients));
+	pb_check_memory(set, clients, nplans);
+	pb_scriptset_free(set);
 
 	extoid = get_extension_oid("polarbench", false);
 	params.owner = pb_extension_owner(extoid, &schema);
@@ -649,7 +672,7 @@ polarbench_run(PG_FUNCTION_ARGS)
 		ereport(NOTICE,
 				(errmsg("this run holds back the removal of dead rows until it ends"),
 				 errdetail("The calling statement's snapshot stays in use while the run goes on, so row versions the clients make dead cannot be pruned, which slows workloads that update."),
-				 errhint("Call polarbench_run as a statement of its own, outside a transaction block, at READ COMMITTED.")));
+				 errhint("Run it as a statement of its own, such as SELECT * FROM polarbench_run(...), at READ COMMITTED, in a transaction that has written nothing and has no cursor open.")));
 
 	pb_launch_run(config, &params, &result);
 

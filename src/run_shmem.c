@@ -76,9 +76,24 @@ pb_set_stop(PbRunShared *run, PbStopReason reason)
 										   (uint32) reason);
 	pg_atomic_write_u32(&run->state, PB_STATE_STOPPING);
 	ConditionVariableBroadcast(&run->start_cv);
+	pb_wake_clients(run);
 	pb_wake_launcher(run);
 	pb_wake_recorder(run);
 	return first;
+}
+
+/*
+ * pb_run_deadline
+ *		When a client must have stopped: the end of the run's duration, or
+ *		of polarbench.max_run_duration, whichever comes first; 0 before the
+ *		run starts.
+ */
+int64
+pb_run_deadline(PbRunShared *run)
+{
+	if (run->end_ns > 0 && run->end_ns < run->limit_ns)
+		return run->end_ns;
+	return run->limit_ns;
 }
 
 /*
@@ -90,6 +105,17 @@ void
 pb_fail_run(PbRunShared *run, int client, int code, const char *message,
 			const char *detail)
 {
+	pb_fail_run_hint(run, client, code, message, detail, NULL);
+}
+
+/*
+ * pb_fail_run_hint
+ *		pb_fail_run() with a hint for the caller's error.
+ */
+void
+pb_fail_run_hint(PbRunShared *run, int client, int code, const char *message,
+				 const char *detail, const char *hint)
+{
 	SpinLockAcquire(&run->mutex);
 	if (run->error_code == 0)
 	{
@@ -99,9 +125,24 @@ pb_fail_run(PbRunShared *run, int client, int code, const char *message,
 				sizeof(run->error_message));
 		strlcpy(run->error_detail, detail ? detail : "",
 				sizeof(run->error_detail));
+		strlcpy(run->error_hint, hint ? hint : "", sizeof(run->error_hint));
 	}
 	SpinLockRelease(&run->mutex);
 	pb_set_stop(run, PB_STOP_FAILED);
+}
+
+/*
+ * pb_fail_run_too_long
+ *		Fail a run that reached polarbench.max_run_duration.
+ */
+void
+pb_fail_run_too_long(PbRunShared *run)
+{
+	pb_fail_run_hint(run, PB_FAILED_BY_LAUNCHER, ERRCODE_QUERY_CANCELED,
+					 psprintf("the run exceeded polarbench.max_run_duration (%d s)",
+							  (int) ((run->limit_ns - run->start_ns) / 1000000000)),
+					 NULL,
+					 "Run fewer transactions, or ask a superuser to raise polarbench.max_run_duration.");
 }
 
 /*
@@ -112,6 +153,28 @@ void
 pb_wake_launcher(PbRunShared *run)
 {
 	SetLatch(&ProcGlobal->allProcs[run->launcher_pgprocno].procLatch);
+}
+
+/*
+ * pb_wake_clients
+ *		Set the latch of every client that runs, so that a client sleeping
+ *		in \sleep or waiting for the start looks at the run again.
+ */
+void
+pb_wake_clients(PbRunShared *run)
+{
+	char	   *slots;
+
+	if (run->slots_offset == 0)
+		return;
+	slots = (char *) run + run->slots_offset;
+	for (int i = 0; i < run->nclients; i++)
+	{
+		uint32		procno = pg_atomic_read_u32(&pb_slot(run, slots, i)->pgprocno);
+
+		if (procno != 0)
+			SetLatch(&ProcGlobal->allProcs[procno - 1].procLatch);
+	}
 }
 
 /*

@@ -25,7 +25,9 @@
 #include "parser/parse_param.h"
 #include "parser/parser.h"
 #include "pgstat.h"
+#include "common/hashfn.h"
 #include "utils/builtins.h"
+#include "utils/hsearch.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -35,9 +37,14 @@
 
 #include "polarbench.h"
 
-/* One SQL command, prepared */
-typedef struct PbPrepared
+/*
+ * One plan, with what binding its parameters takes.  Commands of the same
+ * text (after :var became $n) share one: a plan is what a client's memory
+ * mostly goes to, about 14 kB each.
+ */
+typedef struct PbPlan
 {
+	const char *sql;			/* key: the command's text */
 	SPIPlanPtr	plan;
 	int			nparams;
 	Oid		   *types;
@@ -45,6 +52,12 @@ typedef struct PbPrepared
 	Oid		   *input_params;
 	Datum	   *values;
 	char	   *nulls;
+} PbPlan;
+
+/* One command of a script, prepared */
+typedef struct PbPrepared
+{
+	PbPlan	   *plan;			/* SQL but transaction control; else NULL */
 	List	   *begin_options;	/* BEGIN: isolation level and the like */
 	int			nresult_vars;	/* \gset/\aset: result columns */
 	int		   *result_vars;	/* variable id of each column */
@@ -53,8 +66,11 @@ typedef struct PbPrepared
 struct PbExecutor
 {
 	PbScriptSet *set;
+	PbRunShared *run;			/* for its deadline and stop; NULL in a check */
 	PbClientState *client;
-	PbPrepared **prepared;		/* [script][command], NULL if not SQL */
+	PbPrepared **prepared;		/* [script][command] */
+	HTAB	   *plans;			/* PbPlan by text */
+	int			nplans;
 	MemoryContext cxt;			/* lives as long as the executor */
 	bool		in_block;		/* between BEGIN and END */
 	bool		in_xact;		/* a transaction is started */
@@ -63,6 +79,15 @@ struct PbExecutor
 	char		strbuf[64];		/* a variable's string form */
 };
 
+/* Where a prepare or a check is, for the error context */
+typedef struct PbPrepareContext
+{
+	const PbScript *script;
+	const PbCommand *cmd;
+	const char *var;			/* variable being checked, or NULL */
+	int			param;			/* its parameter number */
+} PbPrepareContext;
+
 /* Collects the parameter types the parser infers */
 typedef struct PbParamTypes
 {
@@ -70,28 +95,98 @@ typedef struct PbParamTypes
 	int			ntypes;
 } PbParamTypes;
 
+/* Hash of a plan's key, its text. */
+static uint32
+pb_plan_hash(const void *key, Size keysize)
+{
+	const char *sql = *(const char *const *) key;
+
+	return hash_bytes((const unsigned char *) sql, strlen(sql));
+}
+
+/* Whether two plan keys are the same text (0 if so). */
+static int
+pb_plan_match(const void *key1, const void *key2, Size keysize)
+{
+	return strcmp(*(const char *const *) key1, *(const char *const *) key2);
+}
+
 /*
  * pb_executor_create
  *		An executor for the script set.  Lives in TopMemoryContext: a client
- *		keeps it across transactions and errors.
+ *		keeps it across transactions and errors.  run is NULL for an
+ *		executor that only prepares, to check the scripts.
  */
 PbExecutor *
-pb_executor_create(PbScriptSet *set)
+pb_executor_create(PbScriptSet *set, PbRunShared *run)
 {
 	MemoryContext cxt;
 	PbExecutor *exec;
+	HASHCTL		ctl;
 
 	cxt = AllocSetContextCreate(TopMemoryContext, "polarbench executor",
 								ALLOCSET_DEFAULT_SIZES);
 	exec = MemoryContextAllocZero(cxt, sizeof(PbExecutor));
 	exec->cxt = cxt;
 	exec->set = set;
+	exec->run = run;
 	exec->prepared = MemoryContextAllocZero(cxt,
 											sizeof(PbPrepared *) * set->nscripts);
 	for (int s = 0; s < set->nscripts; s++)
 		exec->prepared[s] = MemoryContextAllocZero(cxt,
 												   sizeof(PbPrepared) * Max(set->scripts[s].ncommands, 1));
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(const char *);
+	ctl.entrysize = sizeof(PbPlan);
+	ctl.hash = pb_plan_hash;
+	ctl.match = pb_plan_match;
+	ctl.hcxt = cxt;
+	exec->plans = hash_create("polarbench plans", 64, &ctl,
+							  HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
 	return exec;
+}
+
+/*
+ * pb_executor_free
+ *		Free an executor and its plans.
+ */
+void
+pb_executor_free(PbExecutor *exec)
+{
+	HASH_SEQ_STATUS status;
+	PbPlan	   *plan;
+
+	hash_seq_init(&status, exec->plans);
+	while ((plan = hash_seq_search(&status)) != NULL)
+		if (plan->plan != NULL)
+			SPI_freeplan(plan->plan);
+	MemoryContextDelete(exec->cxt);
+}
+
+/*
+ * pb_executor_nplans
+ *		How many plans the prepared scripts keep.
+ */
+int
+pb_executor_nplans(PbExecutor *exec)
+{
+	return exec->nplans;
+}
+
+/* Error context of a prepare or check: the script's name and line. */
+static void
+pb_prepare_error_context(void *arg)
+{
+	PbPrepareContext *pc = (PbPrepareContext *) arg;
+
+	if (pc->cmd == NULL)
+		return;
+	if (pc->var != NULL)
+		errcontext("variable \"%s\" as parameter $%d of the command at line %d of script \"%s\"",
+				   pc->var, pc->param, pc->cmd->line, pc->script->name);
+	else
+		errcontext("command at line %d of script \"%s\"",
+				   pc->cmd->line, pc->script->name);
 }
 
 /* Parser hook: let the parser infer the types of $n parameters. */
@@ -104,17 +199,25 @@ pb_param_setup(ParseState *pstate, void *arg)
 }
 
 /*
- * pb_prepare_command
- *		Prepare one SQL command: find its parameter types, then prepare and
- *		keep a plan with those types.  For \gset and \aset, create the
- *		variables its result columns will set.
+ * pb_prepare_plan
+ *		The plan of one SQL command's text: find its parameter types, then
+ *		prepare and keep a plan with those types; or the plan an earlier
+ *		command of the same text has.
  */
-static void
-pb_prepare_command(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
+static PbPlan *
+pb_prepare_plan(PbExecutor *exec, const PbCommand *cmd)
 {
 	PbParamTypes pt = {NULL, 0};
 	SPIPrepareOptions options;
 	SPIPlanPtr	probe;
+	PbPlan	   *p;
+	bool		found;
+
+	p = hash_search(exec->plans, &cmd->sql, HASH_ENTER, &found);
+	if (found)
+		return p;
+	p->plan = NULL;
+	exec->nplans++;
 
 	p->nparams = cmd->nparams;
 	p->types = MemoryContextAllocZero(exec->cxt, sizeof(Oid) * Max(cmd->nparams, 1));
@@ -154,10 +257,22 @@ pb_prepare_command(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
 		getTypeInputInfo(p->types[i], &infunc, &p->input_params[i]);
 		fmgr_info_cxt(infunc, &p->input_funcs[i], exec->cxt);
 	}
+	return p;
+}
+
+/*
+ * pb_prepare_command
+ *		Prepare one SQL command.  For \gset and \aset, create the variables
+ *		its result columns will set.
+ */
+static void
+pb_prepare_command(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
+{
+	p->plan = pb_prepare_plan(exec, cmd);
 
 	if (cmd->result_target != PB_RESULT_NONE)
 	{
-		List	   *sources = SPI_plan_get_plan_sources(p->plan);
+		List	   *sources = SPI_plan_get_plan_sources(p->plan->plan);
 		CachedPlanSource *source;
 		TupleDesc	desc;
 
@@ -166,8 +281,7 @@ pb_prepare_command(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
 		if (desc == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_SYNTAX_ERROR),
-					 errmsg("\\gset and \\aset need a command that returns rows"),
-					 errdetail("Command at line %d: %s", cmd->line, cmd->text)));
+					 errmsg("\\gset and \\aset need a command that returns rows")));
 		p->nresult_vars = desc->natts;
 		p->result_vars = MemoryContextAlloc(exec->cxt, sizeof(int) * Max(desc->natts, 1));
 		for (int i = 0; i < desc->natts; i++)
@@ -209,9 +323,45 @@ pb_begin_options(PbExecutor *exec, const PbCommand *cmd)
 }
 
 /*
+ * pb_executor_prepare_plans
+ *		Prepare every SQL command of every script, in the current transaction
+ *		with SPI connected.  Errors (a missing table, a syntax error) carry
+ *		the script's name and the command's line.
+ */
+void
+pb_executor_prepare_plans(PbExecutor *exec)
+{
+	PbPrepareContext pc = {NULL, NULL, NULL, 0};
+	ErrorContextCallback callback;
+
+	callback.callback = pb_prepare_error_context;
+	callback.arg = &pc;
+	callback.previous = error_context_stack;
+	error_context_stack = &callback;
+
+	for (int s = 0; s < exec->set->nscripts; s++)
+	{
+		PbScript   *script = &exec->set->scripts[s];
+
+		pc.script = script;
+		for (int c = 0; c < script->ncommands; c++)
+		{
+			PbCommand  *cmd = &script->commands[c];
+
+			pc.cmd = cmd;
+			if (cmd->kind == PB_CMD_SQL && cmd->txn == PB_TXN_NONE)
+				pb_prepare_command(exec, cmd, &exec->prepared[s][c]);
+			else if (cmd->kind == PB_CMD_SQL && cmd->txn == PB_TXN_BEGIN)
+				exec->prepared[s][c].begin_options = pb_begin_options(exec, cmd);
+		}
+	}
+	error_context_stack = callback.previous;
+}
+
+/*
  * pb_executor_prepare
  *		Prepare every SQL command of every script, in a transaction of its
- *		own.  Errors (a missing table, a syntax error) propagate.
+ *		own.  Errors propagate.
  */
 void
 pb_executor_prepare(PbExecutor *exec)
@@ -222,26 +372,75 @@ pb_executor_prepare(PbExecutor *exec)
 		elog(ERROR, "SPI_connect failed");
 	PushActiveSnapshot(GetTransactionSnapshot());
 	pgstat_report_activity(STATE_RUNNING, "polarbench: preparing");
-
-	for (int s = 0; s < exec->set->nscripts; s++)
-	{
-		PbScript   *script = &exec->set->scripts[s];
-
-		for (int c = 0; c < script->ncommands; c++)
-		{
-			PbCommand  *cmd = &script->commands[c];
-
-			if (cmd->kind == PB_CMD_SQL && cmd->txn == PB_TXN_NONE)
-				pb_prepare_command(exec, cmd, &exec->prepared[s][c]);
-			else if (cmd->kind == PB_CMD_SQL && cmd->txn == PB_TXN_BEGIN)
-				exec->prepared[s][c].begin_options = pb_begin_options(exec, cmd);
-		}
-	}
-
+	pb_executor_prepare_plans(exec);
 	PopActiveSnapshot();
 	SPI_finish();
 	CommitTransactionCommand();
 	pgstat_report_activity(STATE_IDLE, NULL);
+}
+
+/*
+ * pb_executor_check_values
+ *		For every parameter bound to a variable that keeps one value for the
+ *		whole run (values[varid] non-NULL) and that no script command sets,
+ *		check that the value reads as the parameter's type, as the clients
+ *		will read it.  The error names the variable, the script and the line.
+ */
+void
+pb_executor_check_values(PbExecutor *exec, const char *const *values)
+{
+	PbScriptSet *set = exec->set;
+	bool	   *assigned = palloc0(sizeof(bool) * Max(set->nvars, 1));
+	PbPrepareContext pc = {NULL, NULL, NULL, 0};
+	ErrorContextCallback callback;
+
+	/* variables a script sets itself may hold any value by then */
+	for (int s = 0; s < set->nscripts; s++)
+		for (int c = 0; c < set->scripts[s].ncommands; c++)
+		{
+			PbCommand  *cmd = &set->scripts[s].commands[c];
+			PbPrepared *p = &exec->prepared[s][c];
+
+			if (cmd->kind == PB_CMD_SET && cmd->set_var >= 0)
+				assigned[cmd->set_var] = true;
+			for (int i = 0; i < p->nresult_vars; i++)
+				if (p->result_vars[i] >= 0 && p->result_vars[i] < set->nvars)
+					assigned[p->result_vars[i]] = true;
+		}
+
+	callback.callback = pb_prepare_error_context;
+	callback.arg = &pc;
+	callback.previous = error_context_stack;
+	error_context_stack = &callback;
+	for (int s = 0; s < set->nscripts; s++)
+	{
+		pc.script = &set->scripts[s];
+		for (int c = 0; c < set->scripts[s].ncommands; c++)
+		{
+			PbCommand  *cmd = &set->scripts[s].commands[c];
+			PbPlan	   *plan = exec->prepared[s][c].plan;
+
+			if (plan == NULL)
+				continue;
+			pc.cmd = cmd;
+			for (int i = 0; i < plan->nparams; i++)
+			{
+				int			var = cmd->param_vars[i];
+
+				if (var < 0 || var >= set->nvars || assigned[var] ||
+					values[var] == NULL)
+					continue;
+				pc.var = set->var_names[var];
+				pc.param = i + 1;
+				(void) InputFunctionCall(&plan->input_funcs[i],
+										 (char *) values[var],
+										 plan->input_params[i], -1);
+			}
+			pc.var = NULL;
+		}
+	}
+	error_context_stack = callback.previous;
+	pfree(assigned);
 }
 
 /*
@@ -333,7 +532,7 @@ pb_executor_abort(PbExecutor *exec)
  *		as the server would read a client's parameter.
  */
 static Datum
-pb_param_value(PbExecutor *exec, PbPrepared *p, int i, int var, char *isnull)
+pb_param_value(PbExecutor *exec, PbPlan *p, int i, int var, char *isnull)
 {
 	PbVariable *v = &exec->client->vars[var];
 	const char *str;
@@ -449,6 +648,7 @@ pb_store_results(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
 static void
 pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
 {
+	PbPlan	   *plan = p->plan;
 	bool		implicit;
 	int			rc;
 
@@ -484,11 +684,11 @@ pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
 		exec->activity = cmd->text;
 	}
 
-	for (int i = 0; i < p->nparams; i++)
-		p->values[i] = pb_param_value(exec, p, i, cmd->param_vars[i],
-									  &p->nulls[i]);
+	for (int i = 0; i < plan->nparams; i++)
+		plan->values[i] = pb_param_value(exec, plan, i, cmd->param_vars[i],
+										 &plan->nulls[i]);
 
-	rc = SPI_execute_plan(p->plan, p->values, p->nulls, false, 0);
+	rc = SPI_execute_plan(plan->plan, plan->values, plan->nulls, false, 0);
 	if (rc < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -506,19 +706,32 @@ pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
 /*
  * pb_sleep
  *		\sleep: wait, waking for interrupts so that a cancel is not delayed.
+ *		Returns false when the run ended (its deadline came, or it was told
+ *		to stop) before the sleep did: a sleep never outlasts the run.
  */
-static void
-pb_sleep(int64 usec)
+static bool
+pb_sleep(PbExecutor *exec, int64 usec)
 {
-	int64		until = pb_now_ns() + usec * 1000;
+	int64		now = pb_now_ns();
+	int64		deadline = pb_run_deadline(exec->run);
+	int64		until;
 
+	/* the script library keeps usec * 1000 within an int64 */
+	if (usec > (PG_INT64_MAX - now) / 1000)
+		until = PG_INT64_MAX;
+	else
+		until = now + usec * 1000;
+	if (until > deadline)
+		until = deadline;
 	for (;;)
 	{
 		int64		left = until - pb_now_ns();
 
 		CHECK_FOR_INTERRUPTS();
+		if (pg_atomic_read_u32(&exec->run->stop_reason) != PB_STOP_NONE)
+			return false;
 		if (left <= 0)
-			break;
+			return until < deadline;
 		if (left < 1000000)
 		{
 			pg_usleep(left / 1000);
@@ -556,10 +769,12 @@ pb_meta_sqlstate(const char *message)
  * pb_executor_run_script
  *		Run one script from its first command to its last: one benchmark
  *		transaction.  Counts each command's executions and time into stats
- *		and SQL commands into *statements.  Errors propagate; the caller
+ *		and SQL commands into *statements.  Returns false if the run ended
+ *		in a \sleep of the script (then its open transaction is rolled back
+ *		and the script does not count).  Errors propagate; the caller
  *		aborts the transaction with pb_executor_abort().
  */
-void
+bool
 pb_executor_run_script(PbExecutor *exec, int script_no, PbCommandStats *stats,
 					   int64 *statements)
 {
@@ -593,8 +808,12 @@ pb_executor_run_script(PbExecutor *exec, int script_no, PbCommandStats *stats,
 						 errmsg("%s", err.message),
 						 errdetail("Command at line %d of %s: %s", cmd->line,
 								   script->name, cmd->text)));
-			if (sleep_us > 0)
-				pb_sleep(sleep_us);
+			if (sleep_us > 0 && !pb_sleep(exec, sleep_us))
+			{
+				if (exec->in_xact)
+					pb_executor_abort(exec);
+				return false;
+			}
 		}
 
 		end = pb_now_ns();
@@ -612,4 +831,5 @@ pb_executor_run_script(PbExecutor *exec, int script_no, PbCommandStats *stats,
 				 errmsg("end of script reached without completing the last transaction"),
 				 errdetail("Script \"%s\" has a BEGIN without a matching END.",
 						   script->name)));
+	return true;
 }

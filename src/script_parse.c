@@ -724,9 +724,18 @@ parse_sleep(ScriptParser *sp, PbCommand *cmd, Word *words, int nwords,
 		while (i < arglen && isdigit((unsigned char) arg[i]))
 		{
 			have_digit = true;
-			/* atoi() would overflow silently; saturate instead */
-			if (value < INT64_MAX / 10)
-				value = value * 10 + (arg[i] - '0');
+			/* atoi() would overflow silently: an error, as every overflow */
+			if (value > (PB_MAX_SLEEP_US - (arg[i] - '0')) / 10)
+			{
+				char		more[128];
+
+				snprintf(more, sizeof(more), "%.*s", (int) arglen, arg);
+				meta_error(sp, cmd->line, cmd_offset, end, cmdname,
+						   "sleep time out of range", more,
+						   (long) (words[1].start - cmd_offset));
+				return false;
+			}
+			value = value * 10 + (arg[i] - '0');
 			i++;
 		}
 		if (i < arglen)
@@ -781,6 +790,19 @@ parse_sleep(ScriptParser *sp, PbCommand *cmd, Word *words, int nwords,
 					   (long) (unit_start - cmd_offset));
 			return false;
 		}
+	}
+	if (cmd->sleep_var < 0 &&
+		(cmd->sleep_value > PB_MAX_SLEEP_US / cmd->sleep_unit_us ||
+		 cmd->sleep_value < -(PB_MAX_SLEEP_US / cmd->sleep_unit_us)))
+	{
+		char		more[128];
+
+		snprintf(more, sizeof(more), "%.*s", (int) words[1].len,
+				 sp->text + words[1].start);
+		meta_error(sp, cmd->line, cmd_offset, end, cmdname,
+				   "sleep time out of range", more,
+				   (long) (words[1].start - cmd_offset));
+		return false;
 	}
 	return true;
 }

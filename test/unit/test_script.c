@@ -970,6 +970,19 @@ test_meta_commands(void)
 		pb_var_set_string(client, id, "2.9", &err);
 		check(pb_exec_meta(s, 4, client, set, &next, &us, &err) && us == 2000,
 			  "sleep var read as atoi");
+		/* a variable's sleep time that overflows is an error */
+		pb_var_set_string(client, id, "99999999999999999999", &err);
+		check(!pb_exec_meta(s, 7, client, set, &next, &us, &err) &&
+			  strstr(err.message, "out of range") != NULL,
+			  "sleep var overflow: %s", err.message);
+		pb_var_set_string(client, id, "9223372036854775", &err);
+		check(!pb_exec_meta(s, 4, client, set, &next, &us, &err) &&
+			  strcmp(err.message, "sleep: sleep time out of range") == 0,
+			  "sleep var times unit overflow: %s", err.message);
+		pb_var_set_string(client, id, "9223372036854", &err);
+		check(pb_exec_meta(s, 4, client, set, &next, &us, &err) &&
+			  us == INT64_C(9223372036854000),
+			  "largest sleep var in ms: %lld", (long long) us);
 		pb_client_free(client);
 		client = pb_client_create(set, 1, 1);
 		check(!pb_exec_meta(s, 4, client, set, &next, &us, &err) &&
@@ -1030,6 +1043,16 @@ test_meta_commands(void)
 	expect_parse_error("\\sleep 1x 2\n", 1, "invalid sleep time, must be an integer");
 	expect_parse_error("\\sleep 10 xs\n", 1, "unrecognized time unit, must be us, ms or s (xs)");
 	expect_parse_error("\\sleep 10min\n", 1, "unrecognized time unit, must be us, ms or s (min)");
+	/* overflow is an error, not a saturated or wrapped sleep */
+	expect_parse_error("\\sleep 99999999999999999999 us\n", 1,
+					   "sleep time out of range (99999999999999999999)");
+	expect_parse_error("\\sleep 9223372036854775807 us\n", 1,
+					   "sleep time out of range (9223372036854775807)");
+	expect_parse_error("\\sleep 9223372037 s\n", 1, "sleep time out of range (9223372037)");
+	expect_parse_error("\\sleep -9223372037 s\n", 1, "sleep time out of range (-9223372037)");
+	set = parse_ok("\\sleep 9223372036854775 us\n\\sleep 9223372036 s\n");
+	check(set != NULL, "the largest sleeps parse");
+	pb_scriptset_free(set);
 	expect_parse_error("\\else foo\n", 1, "unexpected argument in command \"else\"");
 	expect_parse_error("\\endif x\n", 1, "unexpected argument");
 	expect_parse_error("\\startpipeline 1\n", 1, "unexpected argument");

@@ -1,0 +1,79 @@
+/*-------------------------------------------------------------------------
+ *
+ * settings.c
+ *	  The polarbench.* settings, defined when the library is loaded.
+ *
+ * The limits are set by a superuser (PGC_SUSET), in postgresql.conf or
+ * with ALTER SYSTEM, and bound what any one role can take of the server
+ * with a benchmark: worker processes, time and memory.  The library is not
+ * preloaded, so the settings are defined in each process that loads it; a
+ * value set in postgresql.conf before that is picked up then, as for any
+ * extension's settings.
+ *
+ * calls: nothing of polarbench's.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <limits.h>
+
+#include "postmaster/postmaster.h"
+#include "utils/guc.h"
+
+#include "settings.h"
+
+PG_MODULE_MAGIC;
+
+int			pb_max_clients = 64;
+int			pb_max_run_duration = 86400;
+int			pb_max_script_commands = 10000;
+int			pb_max_run_memory = 1024 * 1024;
+int			pb_start_timeout = 60000;
+
+void		_PG_init(void);
+
+/*
+ * _PG_init
+ *		Define the settings.
+ */
+void
+_PG_init(void)
+{
+	DefineCustomIntVariable("polarbench.max_clients",
+							"Sets the maximum number of benchmark clients and loader workers running at once.",
+							"Counts the workers of every run and parallel load in the server, of every role and database.",
+							&pb_max_clients,
+							64, 1, MAX_BACKENDS,
+							PGC_SUSET, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("polarbench.max_run_duration",
+							"Sets the maximum time a benchmark run may last.",
+							"A longer duration is refused; a run that is still going at this time is stopped and fails.",
+							&pb_max_run_duration,
+							86400, 1, INT_MAX / 1000,
+							PGC_SUSET, GUC_UNIT_S,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("polarbench.max_script_commands",
+							"Sets the maximum number of commands in the scripts of one run.",
+							NULL,
+							&pb_max_script_commands,
+							10000, 1, 1000000,
+							PGC_SUSET, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("polarbench.max_run_memory",
+							"Sets the maximum memory the clients of one run may use together, as estimated before it starts.",
+							NULL,
+							&pb_max_run_memory,
+							1024 * 1024, 1024, MAX_KILOBYTES,
+							PGC_SUSET, GUC_UNIT_KB,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("polarbench.start_timeout",
+							"Sets the maximum time the clients of a run may take to connect and prepare their statements.",
+							NULL,
+							&pb_start_timeout,
+							60000, 1, INT_MAX,
+							PGC_USERSET, GUC_UNIT_MS,
+							NULL, NULL, NULL);
+	MarkGUCPrefixReserved("polarbench");
+}

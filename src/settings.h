@@ -1,0 +1,27 @@
+/*-------------------------------------------------------------------------
+ *
+ * settings.h
+ *	  The polarbench.* settings (settings.c), read by the run engine and
+ *	  the loader.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PB_SETTINGS_H
+#define PB_SETTINGS_H
+
+/* polarbench.max_clients: workers of all runs and loads at once */
+extern PGDLLIMPORT int pb_max_clients;
+
+/* polarbench.max_run_duration, in seconds */
+extern PGDLLIMPORT int pb_max_run_duration;
+
+/* polarbench.max_script_commands: commands of one run's scripts */
+extern PGDLLIMPORT int pb_max_script_commands;
+
+/* polarbench.max_run_memory, in kilobytes */
+extern PGDLLIMPORT int pb_max_run_memory;
+
+/* polarbench.start_timeout, in milliseconds */
+extern PGDLLIMPORT int pb_start_timeout;
+
+#endif							/* PB_SETTINGS_H */
