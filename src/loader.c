@@ -215,7 +215,7 @@ polarbench_init(PG_FUNCTION_ARGS)
 
 	/* what interrupted loads left; then nothing may be in the way */
 	pb_staging_drop_orphans(&opts);
-	pb_staging_check_names(&opts, names, ds->created_names(&opts));
+	pb_staging_check_names(&opts, names);
 
 	if (opts.parallel > 1 && ds->njobs(&opts, true) > 1)
 		rows = pb_loader_run_parallel(&opts, names);

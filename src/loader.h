@@ -142,8 +142,10 @@ typedef struct PbDataset
 	void		(*check) (const PbLoadOptions *opts);
 	/* names of the tables it creates (partitions aside), drop order */
 	List	   *(*table_names) (const PbLoadOptions *opts);
-	/* names of every relation it creates: tables, partitions, indexes... */
-	List	   *(*created_names) (const PbLoadOptions *opts);
+	/* names of every relation it creates: tables and partitions (which
+	 * also take a type's name), then indexes and sequences */
+	void		(*created_names) (const PbLoadOptions *opts, List **tables,
+								  List **others);
 	/* number of jobs */
 	int			(*njobs) (const PbLoadOptions *opts, bool parallel);
 	/* rows the whole load inserts */
@@ -255,10 +257,10 @@ extern int64 pb_ycsb_hash(int64 keynum);
 extern void pb_staging_set_prefix(PbLoadOptions *opts);
 extern const char *pb_staging_final_name(const char *relname);
 extern void pb_staging_drop_orphans(const PbLoadOptions *opts);
-extern void pb_staging_drop(const PbLoadOptions *opts, List *created);
-extern void pb_staging_promote(const PbLoadOptions *opts, List *created);
-extern void pb_staging_check_names(const PbLoadOptions *opts, List *replaced,
-								   List *created);
+extern List *pb_staging_created_names(const PbLoadOptions *opts);
+extern void pb_staging_drop(const PbLoadOptions *opts);
+extern void pb_staging_promote(const PbLoadOptions *opts);
+extern void pb_staging_check_names(const PbLoadOptions *opts, List *replaced);
 extern void pb_staging_drop_replaced(const PbLoadOptions *opts, List *names);
 
 /* loader_worker.c */

@@ -96,24 +96,23 @@ pgb_table_names(const PbLoadOptions *opts)
 }
 
 /*
- * Every relation pgbench -i creates: the tables, their keys, the
- * partitions of pgbench_accounts and their keys.
+ * Every relation pgbench -i creates: the tables and the partitions of
+ * pgbench_accounts, and their keys.
  */
-static List *
-pgb_created_names(const PbLoadOptions *opts)
+static void
+pgb_created_names(const PbLoadOptions *opts, List **tables, List **others)
 {
-	List	   *names = pgb_table_names(opts);
 	int			p;
 
-	names = lappend(names, "pgbench_accounts_pkey");
-	names = lappend(names, "pgbench_branches_pkey");
-	names = lappend(names, "pgbench_tellers_pkey");
+	*tables = pgb_table_names(opts);
+	*others = list_make3(pstrdup("pgbench_accounts_pkey"),
+						 pstrdup("pgbench_branches_pkey"),
+						 pstrdup("pgbench_tellers_pkey"));
 	for (p = 1; p <= opts->partitions; p++)
 	{
-		names = lappend(names, psprintf("pgbench_accounts_%d", p));
-		names = lappend(names, psprintf("pgbench_accounts_%d_pkey", p));
+		*tables = lappend(*tables, psprintf("pgbench_accounts_%d", p));
+		*others = lappend(*others, psprintf("pgbench_accounts_%d_pkey", p));
 	}
-	return names;
 }
 
 /*

@@ -34,10 +34,12 @@
 #include "catalog/index.h"
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "storage/procarray.h"
 #include "utils/builtins.h"
 #include "utils/rel.h"
+#include "utils/syscache.h"
 #include "utils/lsyscache.h"
 
 #include "loader.h"
@@ -169,16 +171,31 @@ pb_staging_drop_orphans(const PbLoadOptions *opts)
 }
 
 /*
+ * pb_staging_created_names
+ *		The names of every relation the load creates, tables first.
+ */
+List *
+pb_staging_created_names(const PbLoadOptions *opts)
+{
+	const PbDataset *ds = pb_loader_dataset(opts->dataset);
+	List	   *tables;
+	List	   *others;
+
+	ds->created_names(opts, &tables, &others);
+	return list_concat(tables, others);
+}
+
+/*
  * pb_staging_drop
  *		Drop the staging tables of this load (opts->staging_prefix) that are
- *		there, of the relations named created.
+ *		there.
  */
 void
-pb_staging_drop(const PbLoadOptions *opts, List *created)
+pb_staging_drop(const PbLoadOptions *opts)
 {
 	ListCell   *lc;
 
-	foreach(lc, created)
+	foreach(lc, pb_staging_created_names(opts))
 	{
 		const char *staged = pb_loader_name(opts, lfirst(lc));
 		Oid			relid = get_relname_relid(staged, opts->nspid);
@@ -193,16 +210,16 @@ pb_staging_drop(const PbLoadOptions *opts, List *created)
 /*
  * pb_staging_promote
  *		Give every staging relation of this load (tables, indexes and
- *		sequences, of the relations named created) its final name.  The old
- *		tables must be gone.  Looked up through the catalog caches, which see
- *		what the workers committed whatever the caller's snapshot.
+ *		sequences) its final name.  The old tables must be gone.  Looked up
+ *		through the catalog caches, which see what the workers committed
+ *		whatever the caller's snapshot.
  */
 void
-pb_staging_promote(const PbLoadOptions *opts, List *created)
+pb_staging_promote(const PbLoadOptions *opts)
 {
 	ListCell   *lc;
 
-	foreach(lc, created)
+	foreach(lc, pb_staging_created_names(opts))
 	{
 		const char *name = lfirst(lc);
 		const char *staged = pb_loader_name(opts, name);
@@ -247,16 +264,53 @@ pb_replaced_by(Oid relid, List *drop)
 }
 
 /*
+ * pb_staging_check_name
+ *		The name a load gives a relation must be free, or taken by something
+ *		the load replaces (drop: the tables replaced and what goes with
+ *		them); a table's name must also be free as a type's name.
+ */
+static void
+pb_staging_check_name(const PbLoadOptions *opts, const char *name,
+					  bool table, List *drop)
+{
+	Oid			relid = get_relname_relid(name, opts->nspid);
+	Oid			typid;
+
+	if (OidIsValid(relid) && !pb_replaced_by(relid, drop))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("relation \"%s.%s\" already exists",
+						opts->nspname, name),
+				 errdetail("polarbench_init creates a relation of that name, and \"%s\" is not one of the tables it replaces or part of one.",
+						   name),
+				 errhint("Drop or rename it, or load into another schema.")));
+	if (!table)
+		return;
+	typid = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+							CStringGetDatum(name), ObjectIdGetDatum(opts->nspid));
+	if (OidIsValid(typid) &&
+		!(OidIsValid(get_typ_typrelid(typid)) &&
+		  pb_replaced_by(get_typ_typrelid(typid), drop)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_OBJECT),
+				 errmsg("type \"%s.%s\" already exists", opts->nspname, name),
+				 errdetail("polarbench_init creates a table of that name, whose row type would take the type's name."),
+				 errhint("Drop or rename the type, or load into another schema.")));
+}
+
+/*
  * pb_staging_check_names
  *		Before anything is written: every relation name the load creates
- *		(created) must be free, or taken by something the load replaces,
- *		the tables of replaced and what goes with them.
+ *		must be free, or taken by something the load replaces, the tables of
+ *		replaced and what goes with them.
  */
 void
-pb_staging_check_names(const PbLoadOptions *opts, List *replaced,
-					   List *created)
+pb_staging_check_names(const PbLoadOptions *opts, List *replaced)
 {
+	const PbDataset *ds = pb_loader_dataset(opts->dataset);
 	List	   *drop = NIL;
+	List	   *tables;
+	List	   *others;
 	ListCell   *lc;
 
 	foreach(lc, replaced)
@@ -266,20 +320,11 @@ pb_staging_check_names(const PbLoadOptions *opts, List *replaced,
 		if (OidIsValid(relid))
 			drop = lappend_oid(drop, relid);
 	}
-	foreach(lc, created)
-	{
-		char	   *name = lfirst(lc);
-		Oid			relid = get_relname_relid(name, opts->nspid);
-
-		if (OidIsValid(relid) && !pb_replaced_by(relid, drop))
-			ereport(ERROR,
-					(errcode(ERRCODE_DUPLICATE_TABLE),
-					 errmsg("relation \"%s.%s\" already exists",
-							opts->nspname, name),
-					 errdetail("polarbench_init creates a relation of that name, and \"%s\" is not one of the tables it replaces or part of one.",
-							   name),
-					 errhint("Drop or rename it, or load into another schema.")));
-	}
+	ds->created_names(opts, &tables, &others);
+	foreach(lc, tables)
+		pb_staging_check_name(opts, lfirst(lc), true, drop);
+	foreach(lc, others)
+		pb_staging_check_name(opts, lfirst(lc), false, drop);
 }
 
 /*

@@ -66,23 +66,22 @@ sb_table_names(const PbLoadOptions *opts)
 }
 
 /*
- * Every relation sysbench's prepare creates: the tables, their keys, k_N
- * indexes and id sequences.
+ * Every relation sysbench's prepare creates: the tables, then their keys,
+ * k_N indexes and id sequences.
  */
-static List *
-sb_created_names(const PbLoadOptions *opts)
+static void
+sb_created_names(const PbLoadOptions *opts, List **tables, List **others)
 {
-	List	   *names = NIL;
 	int			i;
 
+	*tables = sb_table_names(opts);
+	*others = NIL;
 	for (i = 1; i <= opts->tables; i++)
 	{
-		names = lappend(names, psprintf("sbtest%d", i));
-		names = lappend(names, psprintf("sbtest%d_pkey", i));
-		names = lappend(names, psprintf("sbtest%d_id_seq", i));
-		names = lappend(names, psprintf("k_%d", i));
+		*others = lappend(*others, psprintf("sbtest%d_pkey", i));
+		*others = lappend(*others, psprintf("sbtest%d_id_seq", i));
+		*others = lappend(*others, psprintf("k_%d", i));
 	}
-	return names;
 }
 
 /*

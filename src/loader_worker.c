@@ -232,7 +232,7 @@ pb_loader_run_parallel(const PbLoadOptions *opts, List *names)
 
 		/* step 3, in the caller's transaction: all or nothing */
 		pb_staging_drop_replaced(opts, names);
-		pb_staging_promote(&shared->opts, ds->created_names(opts));
+		pb_staging_promote(&shared->opts);
 		ds->finish(opts, true);
 
 		for (i = 0; i < nworkers; i++)
@@ -553,8 +553,7 @@ pb_loader_worker_cleanup(PbLoadShared *shared)
 	PushActiveSnapshot(GetTransactionSnapshot());
 	pgstat_report_activity(STATE_RUNNING,
 						   "polarbench_init: dropping a failed load");
-	pb_staging_drop(&shared->opts,
-					pb_loader_dataset(shared->opts.dataset)->created_names(&shared->opts));
+	pb_staging_drop(&shared->opts);
 	SPI_finish();
 	PopActiveSnapshot();
 	CommitTransactionCommand();

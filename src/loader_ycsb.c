@@ -210,10 +210,11 @@ ycsb_finish(const PbLoadOptions *opts, bool parallel)
 /*
  * usertable and its key.
  */
-static List *
-ycsb_created_names(const PbLoadOptions *opts)
+static void
+ycsb_created_names(const PbLoadOptions *opts, List **tables, List **others)
 {
-	return list_make2(pstrdup("usertable"), pstrdup("usertable_pkey"));
+	*tables = list_make1(pstrdup("usertable"));
+	*others = list_make1(pstrdup("usertable_pkey"));
 }
 
 const PbDataset pb_dataset_ycsb = {

@@ -125,6 +125,9 @@ kill 'KILL', $recorder;
 eval { $bg->quit };
 $node->poll_query_until('postgres', 'SELECT true') or die;
 $node->poll_query_until('postgres', "SELECT ($workers) = 0") or die;
+is($node->safe_psql('postgres', qq{
+	SELECT status || ' ' || error_sqlstate FROM polarbench_runs WHERE run_id = $run_id}),
+	'failed 57P01', 'the run cut short by the crash shows as failed before any run starts');
 is($node->safe_psql('postgres', q{
 	SELECT transactions FROM polarbench_run('select-only', transactions => 3)}),
 	'3', 'runs work after the crash');
@@ -151,11 +154,47 @@ $node->safe_psql('postgres', q{
 	ALTER TABLE polarbench_progress_data ADD CONSTRAINT refuse CHECK (false) NOT VALID});
 my ($ret, $out, $err) = $node->psql('postgres', q{
 	SELECT * FROM polarbench_run('select-only', clients => 2, duration => 600, progress => 1)});
-like($err, qr/ERROR:  the run's recorder exited before the run ended/,
-	'a failed recorder stops the run with an error');
+like($err, qr/ERROR:  new row for relation "polarbench_progress_data" violates check constraint "refuse".*CONTEXT:  the recorder of run \d+; the run could not be recorded to its end, and polarbench_runs shows it as failed/s,
+	'a failed recorder stops the run with its error, and says what became of the run');
+is(last_run(), 'failed 57P01', 'the run whose recorder failed shows as failed at once');
 is($node->safe_psql('postgres', $workers), '0', 'no worker left after the recorder failed');
 $node->safe_psql('postgres', q{
 	ALTER TABLE polarbench_progress_data DROP CONSTRAINT refuse});
+
+# 8. the recorder is terminated: the caller is told the truth, and the run
+# shows as failed, before any other run starts
+$bg = start_run(
+	q{SELECT * FROM polarbench_run('select-only', clients => 2, duration => 600)},
+	'SELECT abalance FROM pgbench_accounts%');
+$node->safe_psql('postgres', q{
+	SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+	 WHERE backend_type = 'polarbench recorder'});
+$bg->query('SELECT 1');
+like($bg->{stderr}, qr/the run could not be recorded to its end, and polarbench_runs shows it as failed/,
+	'the caller hears that the run is not recorded to its end');
+unlike($bg->{stderr}, qr/recorded as failed/, 'and not that it is recorded as failed');
+is($node->safe_psql('postgres', $workers), '0', 'no worker left after the recorder is terminated');
+is(last_run(), 'failed 57P01', 'the run shows as failed');
+$bg->quit;
+
+# 9. DROP EXTENSION while a run goes on waits for the run to be recorded
+$bg = start_run(
+	q{SELECT transactions > 0 AS ran FROM polarbench_run('select-only', clients => 2, duration => 3)},
+	'SELECT abalance FROM pgbench_accounts%');
+my $drop = $node->background_psql('postgres', on_error_stop => 0);
+$drop->query_until(qr/dropping/, "\\echo dropping\nDROP EXTENSION polarbench;\n");
+$node->poll_query_until('postgres', q{
+	SELECT count(*) = 1 FROM pg_stat_activity
+	 WHERE query = 'DROP EXTENSION polarbench;' AND wait_event_type = 'Lock'})
+  or die 'DROP EXTENSION did not wait';
+pass('DROP EXTENSION waits for the run');
+my $out = $bg->query('SELECT 1');
+like($out, qr/^t$/m, 'the run ends and returns its result');
+unlike($bg->{stderr}, qr/ERROR/, 'without an error');
+$drop->quit;
+is($node->safe_psql('postgres', q{SELECT count(*) FROM pg_extension WHERE extname = 'polarbench'}),
+	'0', 'then the extension is dropped');
+$bg->quit;
 
 $node->stop;
 done_testing();

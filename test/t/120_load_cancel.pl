@@ -135,17 +135,36 @@ is($node->safe_psql('postgres',
 
 is(orphan_files(), '0', 'no file left behind');
 
-# a loader worker that fails makes the load fail, and nothing stays
+# a type in the way of a table's name is found before anything starts
 $node->safe_psql('postgres', q{CREATE TYPE sbtest3 AS ENUM ('x')});
 my ($ret, $stdout, $stderr) = $node->psql('postgres',
 	q{SELECT polarbench_init('sysbench', tables => 4, table_size => 1000, parallel => 2)});
+isnt($ret, 0, 'a type in the way fails the load');
+like($stderr, qr{ERROR:  type "public.sbtest3" already exists\n(?!CONTEXT)}s,
+	'before any worker starts');
+$node->safe_psql('postgres', 'DROP TYPE sbtest3');
+
+# a loader worker that fails makes the load fail, and nothing stays
+$node->safe_psql('postgres', q{
+CREATE FUNCTION fail_sbtest3() RETURNS event_trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF EXISTS (SELECT FROM pg_event_trigger_ddl_commands()
+				WHERE object_identity LIKE '%sbtest3') THEN
+		RAISE EXCEPTION 'sbtest3 refused for the test';
+	END IF;
+END $$;
+CREATE EVENT TRIGGER fail_sbtest3 ON ddl_command_end
+	WHEN TAG IN ('CREATE TABLE') EXECUTE FUNCTION fail_sbtest3();
+});
+($ret, $stdout, $stderr) = $node->psql('postgres',
+	q{SELECT polarbench_init('sysbench', tables => 4, table_size => 1000, parallel => 2)});
 isnt($ret, 0, 'failing worker fails the load');
-like($stderr, qr{type "sbtest3" already exists.*CONTEXT:  polarbench loader worker}s,
+like($stderr, qr{sbtest3 refused for the test.*CONTEXT:  polarbench loader worker}s,
 	'the worker error is reported');
 is($node->safe_psql('postgres',
-		q{SELECT count(*) FROM pg_class WHERE relname LIKE 'sbtest%'}),
+		q{SELECT count(*) FROM pg_class WHERE relname LIKE 'sbtest%' OR relname LIKE 'pbload%'}),
 	'0', 'no sysbench table left');
-$node->safe_psql('postgres', 'DROP TYPE sbtest3');
+$node->safe_psql('postgres', 'DROP EVENT TRIGGER fail_sbtest3');
 
 # an error after the workers committed (here in attaching the partitions,
 # which the caller does): worker 0 drops everything they committed
@@ -165,7 +184,8 @@ CREATE EVENT TRIGGER fail_attach ON ddl_command_start
 isnt($ret, 0, 'error in the finishing step fails the load');
 like($stderr, qr{attach refused for the test}, 'its error is reported');
 $node->poll_query_until('postgres',
-	q{SELECT count(*) = 0 FROM pg_class WHERE relname LIKE 'pgbench%'})
+	q{SELECT count(*) = 0 FROM pg_class
+	   WHERE relname LIKE 'pgbench%' OR relname LIKE 'pbload%'})
   or die 'committed tables stayed';
 wait_no_loader_worker();
 pass('committed tables dropped, workers gone');
