@@ -32,7 +32,6 @@
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "storage/proc.h"
-#include "storage/procarray.h"
 #include "storage/shm_toc.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
@@ -269,26 +268,30 @@ pb_check_lock_waits(PbLaunch *launch)
 	for (int n = 0; n < launch->nhandles && checks < PB_LOCKWAIT_CHECKS; n++)
 	{
 		int			i = (launch->lockwait_next + n) % launch->nhandles;
+		bool		recorder = (i == launch->run->nclients);
+		uint32		procno;
 		pid_t		pid;
 		PGPROC	   *proc;
 		uint64		wait_start;
 		uint32		wait_event;
 
-		if (launch->handles[i] == NULL ||
-			GetBackgroundWorkerPid(launch->handles[i], &pid) != BGWH_STARTED)
+		/* the worker's PGPROC, read without a lock: a hint, checked below */
+		procno = recorder ? pg_atomic_read_u32(&launch->run->recorder_pgprocno) :
+			pg_atomic_read_u32(&pb_slot(launch->run, launch->slots, i)->pgprocno);
+		if (procno == 0)
 			continue;
-		proc = BackendPidGetProc(pid);
-		if (proc == NULL)
-			continue;
+		proc = &ProcGlobal->allProcs[procno - 1];
 		wait_event = proc->wait_event_info;
 		wait_start = pg_atomic_read_u64(&proc->waitStart);
 		if ((wait_event & 0xFF000000) != PG_WAIT_LOCK || wait_start == 0 ||
 			now - (TimestampTz) wait_start < PB_LOCKWAIT_MIN_MS * 1000)
 			continue;
+		if (launch->handles[i] == NULL ||
+			GetBackgroundWorkerPid(launch->handles[i], &pid) != BGWH_STARTED)
+			continue;
 		checks++;
 		if (pb_waits_for_me(pid))
 		{
-			bool		recorder = (i == launch->run->nclients);
 			char		message[256];
 
 			if (recorder)

@@ -668,6 +668,24 @@ word_is(const ScriptParser *sp, const Word *w, const char *s)
 }
 
 /*
+ * Report msg about the \sleep command's time argument, words[1]; returns
+ * false.
+ */
+static bool
+sleep_time_error(ScriptParser *sp, PbCommand *cmd, Word *words,
+				 size_t cmd_offset, size_t end, const char *cmdname,
+				 const char *msg)
+{
+	char		more[128];
+
+	snprintf(more, sizeof(more), "%.*s", (int) words[1].len,
+			 sp->text + words[1].start);
+	meta_error(sp, cmd->line, cmd_offset, end, cmdname, msg, more,
+			   (long) (words[1].start - cmd_offset));
+	return false;
+}
+
+/*
  * Parse the \sleep arguments (words[1..nwords-1]) into cmd, with pgbench's
  * checks: an integer or a :variable, then an optional unit, which may also
  * be glued to the number ("10ms").
@@ -726,15 +744,8 @@ parse_sleep(ScriptParser *sp, PbCommand *cmd, Word *words, int nwords,
 			have_digit = true;
 			/* atoi() would overflow silently: an error, as every overflow */
 			if (value > (PB_MAX_SLEEP_US - (arg[i] - '0')) / 10)
-			{
-				char		more[128];
-
-				snprintf(more, sizeof(more), "%.*s", (int) arglen, arg);
-				meta_error(sp, cmd->line, cmd_offset, end, cmdname,
-						   "sleep time out of range", more,
-						   (long) (words[1].start - cmd_offset));
-				return false;
-			}
+				return sleep_time_error(sp, cmd, words, cmd_offset, end,
+										cmdname, "sleep time out of range");
 			value = value * 10 + (arg[i] - '0');
 			i++;
 		}
@@ -747,15 +758,8 @@ parse_sleep(ScriptParser *sp, PbCommand *cmd, Word *words, int nwords,
 				has_unit = true;
 			}
 			else
-			{
-				char		more[128];
-
-				snprintf(more, sizeof(more), "%.*s", (int) arglen, arg);
-				meta_error(sp, cmd->line, cmd_offset, end, cmdname,
-						   "invalid sleep time, must be an integer", more,
-						   (long) (words[1].start - cmd_offset));
-				return false;
-			}
+				return sleep_time_error(sp, cmd, words, cmd_offset, end, cmdname,
+										"invalid sleep time, must be an integer");
 		}
 		cmd->sleep_value = neg ? -value : value;
 	}
@@ -794,16 +798,8 @@ parse_sleep(ScriptParser *sp, PbCommand *cmd, Word *words, int nwords,
 	if (cmd->sleep_var < 0 &&
 		(cmd->sleep_value > PB_MAX_SLEEP_US / cmd->sleep_unit_us ||
 		 cmd->sleep_value < -(PB_MAX_SLEEP_US / cmd->sleep_unit_us)))
-	{
-		char		more[128];
-
-		snprintf(more, sizeof(more), "%.*s", (int) words[1].len,
-				 sp->text + words[1].start);
-		meta_error(sp, cmd->line, cmd_offset, end, cmdname,
-				   "sleep time out of range", more,
-				   (long) (words[1].start - cmd_offset));
-		return false;
-	}
+		return sleep_time_error(sp, cmd, words, cmd_offset, end, cmdname,
+								"sleep time out of range");
 	return true;
 }
 

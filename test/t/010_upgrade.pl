@@ -1,0 +1,97 @@
+# ALTER EXTENSION polarbench UPDATE keeps a user's recorded runs, and the
+# updated extension is the one a fresh CREATE EXTENSION makes: the same
+# objects, definitions, privileges and dumped tables.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('upgrade');
+$node->init;
+$node->append_conf('postgresql.conf', "max_worker_processes = 8\n");
+$node->start;
+
+# Everything the extension is made of, one line per fact, in a stable order.
+my $catalog = q{
+WITH ext AS (SELECT oid, extconfig FROM pg_extension WHERE extname = 'polarbench'),
+members AS (
+	SELECT d.classid, d.objid FROM pg_depend d, ext
+	 WHERE d.refclassid = 'pg_extension'::regclass AND d.refobjid = ext.oid
+	   AND d.deptype = 'e')
+SELECT line FROM (
+	SELECT 'object ' || pg_describe_object(classid, objid, 0) AS line FROM members
+	UNION ALL
+	SELECT 'function ' || pg_get_functiondef(objid) || ' acl ' || coalesce(p.proacl::text, '-')
+	  FROM members m JOIN pg_proc p ON p.oid = m.objid WHERE m.classid = 'pg_proc'::regclass
+	UNION ALL
+	SELECT 'view ' || c.relname || ' ' || pg_get_viewdef(c.oid) || ' acl ' || coalesce(c.relacl::text, '-')
+	  FROM members m JOIN pg_class c ON c.oid = m.objid
+	 WHERE m.classid = 'pg_class'::regclass AND c.relkind = 'v'
+	UNION ALL
+	SELECT 'relation ' || c.relname || ' ' || c.relkind::text || ' acl ' || coalesce(c.relacl::text, '-')
+	  FROM members m JOIN pg_class c ON c.oid = m.objid WHERE m.classid = 'pg_class'::regclass
+	UNION ALL
+	SELECT 'column ' || c.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+		   || ' ' || a.attnum || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END
+		   || coalesce(' default ' || pg_get_expr(ad.adbin, ad.adrelid), '')
+	  FROM members m JOIN pg_class c ON c.oid = m.objid
+	  JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+	  LEFT JOIN pg_attrdef ad ON ad.adrelid = c.oid AND ad.adnum = a.attnum
+	 WHERE m.classid = 'pg_class'::regclass
+	UNION ALL
+	SELECT 'column ' || t.typname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+		   || ' ' || a.attnum
+	  FROM members m JOIN pg_type t ON t.oid = m.objid
+	  JOIN pg_attribute a ON a.attrelid = t.typrelid AND a.attnum > 0
+	 WHERE m.classid = 'pg_type'::regclass
+	UNION ALL
+	SELECT 'constraint ' || co.conrelid::regclass || ' ' || co.conname || ' ' || pg_get_constraintdef(co.oid)
+	  FROM members m JOIN pg_constraint co ON co.conrelid = m.objid
+	 WHERE m.classid = 'pg_class'::regclass
+	UNION ALL
+	SELECT 'index ' || pg_get_indexdef(i.indexrelid)
+	  FROM members m JOIN pg_index i ON i.indrelid = m.objid
+	 WHERE m.classid = 'pg_class'::regclass
+	UNION ALL
+	SELECT 'dumped ' || c::regclass FROM ext, unnest(ext.extconfig) c
+) facts ORDER BY line};
+
+# an old install, with a run recorded
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION polarbench VERSION '1.0';
+	SELECT polarbench_init('pgbench', scale => 1);
+});
+$node->safe_psql('postgres', q{
+	SELECT run_id FROM polarbench_run(script => 'SELECT 1;', clients => 2, transactions => 5)});
+my $run = $node->safe_psql('postgres', q{
+	SELECT run_id || ' ' || transactions || ' ' || status FROM polarbench_runs});
+like($run, qr/^\d+ 10 finished$/, 'a run is recorded by version 1.0');
+my $statements = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_statements');
+
+$node->safe_psql('postgres', 'ALTER EXTENSION polarbench UPDATE');
+is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extname = 'polarbench'}),
+	'1.1', 'ALTER EXTENSION UPDATE goes to 1.1');
+is($node->safe_psql('postgres', q{
+	SELECT run_id || ' ' || transactions || ' ' || status FROM polarbench_runs
+	 ORDER BY run_id DESC LIMIT 1}),
+	$run, 'the recorded run is still there');
+is($node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_statements'), $statements,
+	'with its per-command figures');
+is($node->safe_psql('postgres', q{
+	SELECT scripts FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
+	'{"SELECT 1;"}', 'and its texts, to its role');
+is($node->safe_psql('postgres', q{
+	SELECT transactions FROM polarbench_run(script => 'SELECT 1;', transactions => 3)}),
+	'3', 'runs go on being recorded');
+
+# a fresh install of the newest version, in another database
+$node->safe_psql('postgres', 'CREATE DATABASE fresh');
+$node->safe_psql('fresh', 'CREATE EXTENSION polarbench');
+my $updated = $node->safe_psql('postgres', $catalog);
+my $fresh = $node->safe_psql('fresh', $catalog);
+ok(length($fresh) > 1000, 'the catalog description is not empty');
+is($updated, $fresh, 'the updated extension is the same as a fresh install');
+
+$node->stop;
+done_testing();
