@@ -1,10 +1,29 @@
 # polarbench: PGXS build of the extension, its regression and TAP tests.
 #
-# The install script is assembled from one fragment per subsystem in
-# sql/install/, so that each subsystem owns its SQL objects.
+# The sources, by subsystem, each file calling only those listed before it
+# (see the header block of each file, and the README's layout table):
+# what the run engine and the loader share, the backend-free script
+# library, the run engine, the loader.  The command-line client in
+# src/client has a PGXS Makefile of its own.
 
 MODULE_big = polarbench
-OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
+PB_SCRIPT_DIR = src/script
+include $(PB_SCRIPT_DIR)/script.mk
+PB_COMMON_OBJS = src/common/settings.o src/common/args.o src/common/worker.o \
+	src/common/admission.o
+PB_RUN_OBJS = src/run/histogram.o src/run/run_shmem.o src/run/run_lockwait.o \
+	src/run/run_snapshot.o src/run/run_status.o src/run/run_stats.o \
+	src/run/run_config.o src/run/script_exec.o src/run/client_worker.o \
+	src/run/recorder_worker.o src/run/run_check.o src/run/run_views.o \
+	src/run/run_launcher.o src/run/run_entry.o
+PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
+	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
+	src/load/page_writers.o src/load/bulk_insert.o \
+	src/load/dataset_pgbench.o src/load/dataset_sysbench.o \
+	src/load/dataset_ycsb.o src/load/datasets.o src/load/load_staging.o \
+	src/load/load_parallel.o src/load/load_entry.o
+OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
+	$(PB_RUN_OBJS) $(PB_LOAD_OBJS)
 
 EXTENSION = polarbench
 # the current version is assembled from sql/install/; earlier ones are kept
@@ -19,8 +38,10 @@ REGRESS_OPTS = --inputdir=. --outputdir=test/regress_out
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
 
-PG_CPPFLAGS = -I$(srcdir)/src
-PG_CFLAGS = -Wall -Wmissing-prototypes -Wpointer-arith -Werror=vla -Wendif-labels \
+PG_CPPFLAGS = -I$(srcdir)/src/common -I$(srcdir)/src/script \
+	-I$(srcdir)/src/run -I$(srcdir)/src/load
+PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+	-Wmissing-prototypes -Wpointer-arith -Werror=vla -Wendif-labels \
 	-Wmissing-format-attribute -Wformat-security
 
 EXTRA_CLEAN = test/regress_out test/tmp_check tmp_check
@@ -36,9 +57,9 @@ installcheck: test/regress_out
 test/regress_out:
 	mkdir -p $@
 
-# The command-line client (client/) has a PGXS Makefile of its own, since
-# one PGXS Makefile builds one kind of target; build, install and clean it
-# along with the extension.  The TAP tests run the client from client/.
+# The command-line client (src/client/) has a PGXS Makefile of its own,
+# since one PGXS Makefile builds one kind of target; build, install and
+# clean it along with the extension.  The TAP tests run it from there.
 all: client-all
 install: client-install
 uninstall: client-uninstall
@@ -46,10 +67,10 @@ clean: client-clean
 installcheck: client-all
 
 client-all client-install client-uninstall client-clean:
-	$(MAKE) -C client PG_CONFIG=$(PG_CONFIG) $(patsubst client-%,%,$@)
+	$(MAKE) -C src/client PG_CONFIG=$(PG_CONFIG) $(patsubst client-%,%,$@)
 
 .PHONY: client-all client-install client-uninstall client-clean
 
 # PGXS tracks no header dependencies unless the server was configured with
 # --enable-depend: rebuild every object when a header changes.
-$(OBJS): $(wildcard $(srcdir)/src/*.h)
+$(OBJS): $(wildcard $(srcdir)/src/*/*.h)

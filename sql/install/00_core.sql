@@ -91,14 +91,18 @@ AS $$
 $$;
 
 /*
- * A run's status as it is: a run recorded as running whose recorder is
- * gone (killed, or the server restarted) is over, and failed.
+ * A run as it is: a run recorded as running whose recorder is gone
+ * (killed, or the server restarted) is over, and failed.
  */
-CREATE FUNCTION polarbench_run_status(status text, recorder_pid int,
-									  started_at timestamptz)
-RETURNS text
+CREATE FUNCTION polarbench_run_status(recorded_status text, recorder_pid int,
+									  started_at timestamptz,
+									  recorded_sqlstate text,
+									  recorded_message text,
+									  OUT status text, OUT error_sqlstate text,
+									  OUT error_message text)
+RETURNS record
 AS 'MODULE_PATHNAME', 'polarbench_run_status'
-LANGUAGE C STABLE STRICT PARALLEL RESTRICTED;
+LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 /*
  * The figures of every run are public; its texts (scripts, variables,
@@ -113,20 +117,16 @@ CREATE VIEW polarbench_runs AS
 		   s.status, r.started_at, r.ended_at, r.seconds, r.transactions,
 		   r.tps, r.statements, r.qps, r.failed, r.latency_avg,
 		   r.latency_stddev, r.latency_p50, r.latency_p95, r.latency_p99,
-		   r.latency_max,
-		   CASE WHEN s.status <> r.status THEN '57P01'
-				ELSE r.error_sqlstate END AS error_sqlstate,
-		   CASE WHEN NOT v.may_read THEN NULL
-				WHEN s.status <> r.status
-				THEN 'the run was interrupted: its recorder stopped before the run ended'
-				ELSE r.error_message END AS error_message,
+		   r.latency_max, s.error_sqlstate,
+		   CASE WHEN v.may_read THEN s.error_message END AS error_message,
 		   CASE WHEN v.may_read THEN r.scripts END AS scripts,
 		   r.weights
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
-	  CROSS JOIN LATERAL (SELECT polarbench_run_status(r.status, r.recorder_pid,
-													   r.started_at) AS status) s;
+	  CROSS JOIN LATERAL polarbench_run_status(r.status, r.recorder_pid,
+											   r.started_at, r.error_sqlstate,
+											   r.error_message) s;
 
 CREATE VIEW polarbench_progress AS
 	SELECT run_id, elapsed, transactions, tps, qps, latency_avg,

@@ -7,17 +7,11 @@
 # under test/fuzz/work/ (not versioned), crashes to test/fuzz/work/.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
 secs=${1:-60}
 [ $# -gt 0 ] && shift
 work="$here/work"
 mkdir -p "$work/corpus"
-clang=${CLANG:-clang}
-$clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-I"$root/src" -o "$work/fuzz_script" "$here/fuzz_script.c" \
-	"$root/src/script_parse.c" "$root/src/expr_parse.c" \
-	"$root/src/expr_eval.c" "$root/src/random_dist.c" \
-	"$root/src/builtin_scripts.c" "$root/src/script_vars.c" -lm
+make -s -C "$here" work/fuzz_script
 cd "$work"
 exec ./fuzz_script -max_total_time="$secs" -close_fd_mask=2 -max_len=4096 \
 	-timeout=10 -rss_limit_mb=2048 -dict="$here/script.dict" \

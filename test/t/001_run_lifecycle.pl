@@ -154,7 +154,7 @@ $node->safe_psql('postgres', q{
 	ALTER TABLE polarbench_progress_data ADD CONSTRAINT refuse CHECK (false) NOT VALID});
 my ($ret, $out, $err) = $node->psql('postgres', q{
 	SELECT * FROM polarbench_run('select-only', clients => 2, duration => 600, progress => 1)});
-like($err, qr/ERROR:  new row for relation "polarbench_progress_data" violates check constraint "refuse".*CONTEXT:  the recorder of run \d+; the run could not be recorded to its end, and polarbench_runs shows it as failed/s,
+like($err, qr/ERROR:  new row for relation "polarbench_progress_data" violates check constraint "refuse".*CONTEXT:  .*the recorder of run \d+; the run could not be recorded to its end, and polarbench_runs shows it as failed/s,
 	'a failed recorder stops the run with its error, and says what became of the run');
 is(last_run(), 'failed 57P01', 'the run whose recorder failed shows as failed at once');
 is($node->safe_psql('postgres', $workers), '0', 'no worker left after the recorder failed');

@@ -159,7 +159,7 @@ CREATE EVENT TRIGGER fail_sbtest3 ON ddl_command_end
 ($ret, $stdout, $stderr) = $node->psql('postgres',
 	q{SELECT polarbench_init('sysbench', tables => 4, table_size => 1000, parallel => 2)});
 isnt($ret, 0, 'failing worker fails the load');
-like($stderr, qr{sbtest3 refused for the test.*CONTEXT:  polarbench loader worker}s,
+like($stderr, qr{sbtest3 refused for the test.*CONTEXT:  .*polarbench loader worker \d}s,
 	'the worker error is reported');
 is($node->safe_psql('postgres',
 		q{SELECT count(*) FROM pg_class WHERE relname LIKE 'sbtest%' OR relname LIKE 'pbload%'}),
@@ -197,8 +197,8 @@ $node->restart;
 ($ret, $stdout, $stderr) = $node->psql('postgres',
 	q{SELECT polarbench_init('sysbench', tables => 8, table_size => 1000, parallel => 8)});
 isnt($ret, 0, 'too many workers fails');
-like($stderr, qr{out of background worker slots}, 'clear error');
-like($stderr, qr{HINT:  Lower parallel, or raise max_worker_processes}, 'hint');
+like($stderr, qr{not enough background worker slots for 8 loader workers}, 'clear error');
+like($stderr, qr{HINT:  Load with a lower parallel, or raise max_worker_processes}, 'hint');
 wait_no_loader_worker();
 is($node->safe_psql('postgres',
 		q{SELECT count(*) FROM pg_class WHERE relname LIKE 'sbtest%'}),

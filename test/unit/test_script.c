@@ -1377,6 +1377,13 @@ test_builtins(void)
 	check(pb_builtin_script("", &canon) == NULL, "empty name ambiguous");
 	check(pb_builtin_script("tpcb-likes", &canon) == NULL, "longer name");
 	check(pb_builtin_script("x", NULL) == NULL, "unknown name");
+	check(pb_builtin_count() == 3 && pb_builtin_matches("s") == 2 &&
+		  pb_builtin_matches("select") == 1 && pb_builtin_matches("x") == 0,
+		  "built-in names by prefix");
+	check(strcmp(pb_builtin_name(0), "tpcb-like") == 0 &&
+		  strcmp(pb_builtin_desc(0), "<builtin: TPC-B (sort of)>") == 0 &&
+		  strcmp(pb_builtin_desc(2), "<builtin: select only>") == 0,
+		  "built-in names and pgbench's descriptions");
 
 	for (k = 0; k < 3; k++)
 	{
@@ -1729,6 +1736,78 @@ test_choose_script(void)
 
 /* ---- tests: performance of the hot path ---------------------------------- */
 
+/*
+ * Every error says what kind it is, set where it is raised, whatever its
+ * message: the server gives each kind one SQLSTATE.
+ */
+static void
+test_error_kinds(void)
+{
+	static const struct
+	{
+		const char *expr;
+		PbErrorKind kind;
+	}			cases[] = {
+		{"1 / 0", PB_ERROR_DIVISION_BY_ZERO},
+		{"5 % 0", PB_ERROR_DIVISION_BY_ZERO},
+		{"9223372036854775807 + 1", PB_ERROR_OUT_OF_RANGE},
+		{"-9223372036854775807 - 2", PB_ERROR_OUT_OF_RANGE},
+		{"int(1e30)", PB_ERROR_OUT_OF_RANGE},
+		{"random(5, 1)", PB_ERROR_INVALID_ARGUMENT},
+		{"random_gaussian(1, 10, 1.0)", PB_ERROR_INVALID_ARGUMENT},
+		{"random_zipfian(1, 10, 0.5)", PB_ERROR_INVALID_ARGUMENT},
+		{"permute(1, 0)", PB_ERROR_INVALID_ARGUMENT},
+		{"true + 1", PB_ERROR_TYPE},
+		{"1 and 2", PB_ERROR_TYPE},
+		{":nosuch + 1", PB_ERROR_UNDEFINED_VARIABLE},
+		{"1 +", PB_ERROR_SYNTAX},
+		{"abs(1, 2)", PB_ERROR_SYNTAX},
+	};
+	PbError		err;
+	PbValue		v;
+	PbScriptSet *set;
+	int			weight = -1;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		bool		ok = eval_expr(cases[i].expr, &v, &err);
+
+		check(!ok && err.kind == cases[i].kind, "kind of \"%s\": %d, want %d (%s)",
+			  cases[i].expr, (int) err.kind, (int) cases[i].kind, err.message);
+	}
+
+	/* at parse time */
+	set = pb_scriptset_create();
+	check(!pb_script_parse(set, "k", "\\if 1\n", 1, &err) && err.kind == PB_ERROR_SYNTAX,
+		  "unclosed \\if is a syntax error: %s", err.message);
+	check(!pb_script_parse(set, "k", "\\sleep 99999999999999999999\n", 1, &err) &&
+		  err.kind == PB_ERROR_SYNTAX, "sleep overflow at parse time: %d", (int) err.kind);
+	check(pb_script_parse(set, "k", "SELECT :v;\n", 1, &err), "parses");
+	check(!pb_scriptset_check_vars(set, &err) && err.kind == PB_ERROR_UNDEFINED_VARIABLE,
+		  "variable no one sets: %d", (int) err.kind);
+	pb_scriptset_free(set);
+
+	/* weights, as pgbench's -b name@w */
+	check(pb_parse_weight("@5", &weight, &err) && weight == 5, "weight 5");
+	check(pb_parse_weight("@0", &weight, &err) && weight == 0, "weight 0");
+	check(!pb_parse_weight("@x", &weight, &err) && err.kind == PB_ERROR_INVALID_ARGUMENT &&
+		  strcmp(err.message, "invalid weight specification: @x") == 0,
+		  "bad weight: %s", err.message);
+	check(!pb_parse_weight("@", &weight, &err), "empty weight");
+	check(!pb_parse_weight("@2147483648", &weight, &err) &&
+		  strcmp(err.message, "weight specification out of range (0 .. 2147483647): 2147483648") == 0,
+		  "weight out of range: %s", err.message);
+	check(!pb_parse_weight("@-1", &weight, &err), "negative weight");
+
+	/* variable names, as pgbench: no leading digit */
+	check(pb_valid_variable_name("aid") && pb_valid_variable_name("_a1") &&
+		  pb_valid_variable_name("\xc3\xa9t\xc3\xa9"), "valid names");
+	check(!pb_valid_variable_name("1a") && !pb_valid_variable_name("") &&
+		  !pb_valid_variable_name("a-b"), "invalid names");
+	check(strcmp(pb_predefined_variables[0], "client_id") == 0 &&
+		  strcmp(pb_predefined_variables[3], "scale") == 0, "predefined variables");
+}
+
 /* The benchmark's hot path allocates nothing and is fast. */
 static void
 test_hot_path(void)
@@ -1923,6 +2002,7 @@ int
 main(void)
 {
 	test_operators();
+	test_error_kinds();
 	test_functions();
 	test_variables();
 	test_sql_splitting();

@@ -1,0 +1,215 @@
+/*-------------------------------------------------------------------------
+ *
+ * worker.c
+ *	  What the run's clients and recorder and the parallel load's workers
+ *	  all do the same way.
+ *
+ * Every worker is a dynamic background worker of the polarbench library
+ * with a database connection, started by a backend that waits for it
+ * (bgw_notify_pid) and that passes it a dynamic shared memory segment and
+ * its number.  If the segment is gone when the worker starts, its starter
+ * is gone too, and the worker exits without a word.  A worker hands its
+ * error to its starter through the segment, which raises it.
+ *
+ * calls: nothing of polarbench's.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_authid.h"
+#include "commands/variable.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "storage/ipc.h"
+#include "tcop/tcopprot.h"
+#include "utils/guc.h"
+#include "utils/resowner.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+
+#include "worker.h"
+
+/*
+ * pb_worker_register
+ *		Register one worker running function of the polarbench library,
+ *		called name in the server log and type in pg_stat_activity, with the
+ *		segment's handle and its number index.  NULL when no background
+ *		worker slot is free.
+ */
+BackgroundWorkerHandle *
+pb_worker_register(dsm_segment *seg, const char *function, const char *name,
+				   const char *type, int index, BgWorkerStartTime start)
+{
+	BackgroundWorker worker;
+	BackgroundWorkerHandle *handle;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = start;
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
+	strlcpy(worker.bgw_library_name, "polarbench", BGW_MAXLEN);
+	strlcpy(worker.bgw_function_name, function, BGW_MAXLEN);
+	strlcpy(worker.bgw_name, name, BGW_MAXLEN);
+	strlcpy(worker.bgw_type, type, BGW_MAXLEN);
+	worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(seg));
+	memcpy(worker.bgw_extra, &index, sizeof(int));
+	worker.bgw_notify_pid = MyProcPid;
+
+	if (!RegisterDynamicBackgroundWorker(&worker, &handle))
+		return NULL;
+	return handle;
+}
+
+/*
+ * pb_worker_attach
+ *		In a worker, unblock signals and attach to the segment its starter
+ *		made.  If the segment is gone, so is the starter: exit.
+ */
+dsm_segment *
+pb_worker_attach(Datum main_arg, const char *what)
+{
+	dsm_segment *seg;
+
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+	CurrentResourceOwner = ResourceOwnerCreate(NULL, what);
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		proc_exit(0);
+	return seg;
+}
+
+/*
+ * pb_worker_index
+ *		In a worker, its number as its starter registered it.
+ */
+int
+pb_worker_index(void)
+{
+	int			index;
+
+	memcpy(&index, MyBgworkerEntry->bgw_extra, sizeof(int));
+	return index;
+}
+
+/*
+ * pb_shared_error_set
+ *		Fill an error to hand over.
+ */
+void
+pb_shared_error_set(PbSharedError *error, int sqlerrcode, const char *message,
+					const char *detail, const char *hint, const char *context)
+{
+	error->sqlerrcode = sqlerrcode;
+	strlcpy(error->message, message ? message : "", sizeof(error->message));
+	strlcpy(error->detail, detail ? detail : "", sizeof(error->detail));
+	strlcpy(error->hint, hint ? hint : "", sizeof(error->hint));
+	strlcpy(error->context, context ? context : "", sizeof(error->context));
+}
+
+/*
+ * pb_shared_error_copy
+ *		Fill an error to hand over from a caught one.
+ */
+void
+pb_shared_error_copy(PbSharedError *error, const ErrorData *edata)
+{
+	pb_shared_error_set(error, edata->sqlerrcode,
+						edata->message ? edata->message : "unknown error",
+						edata->detail, edata->hint, edata->context);
+}
+
+/*
+ * pb_shared_error_raise
+ *		Raise a handed-over error in the backend that started the worker,
+ *		with its own context, then context saying where it came from.
+ */
+void
+pb_shared_error_raise(const PbSharedError *error, const char *context)
+{
+	ereport(ERROR,
+			(errcode(error->sqlerrcode),
+			 errmsg_internal("%s", error->message),
+			 error->detail[0] ? errdetail_internal("%s", error->detail) : 0,
+			 error->hint[0] ? errhint("%s", error->hint) : 0,
+			 error->context[0] ? errcontext("%s", error->context) : 0,
+			 context ? errcontext("%s", context) : 0));
+}
+
+/*
+ * pb_xact_begin
+ *		Start a transaction in a worker, with the options of a BEGIN
+ *		(isolation level, read only, deferrable: a list of DefElem, or NIL)
+ *		applied before it takes its first snapshot, as the server applies
+ *		them; connect SPI and push a snapshot.
+ */
+void
+pb_xact_begin(List *options)
+{
+	ListCell   *lc;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	foreach(lc, options)
+	{
+		DefElem    *item = lfirst_node(DefElem, lc);
+
+		if (strcmp(item->defname, "transaction_isolation") == 0 ||
+			strcmp(item->defname, "transaction_read_only") == 0 ||
+			strcmp(item->defname, "transaction_deferrable") == 0)
+			SetPGVariable(item->defname, list_make1(item->arg), true);
+	}
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	PushActiveSnapshot(GetTransactionSnapshot());
+}
+
+/*
+ * pb_xact_end_statement
+ *		Let go of what pb_xact_begin() took but the transaction itself.
+ */
+void
+pb_xact_end_statement(void)
+{
+	PopActiveSnapshot();
+	SPI_finish();
+}
+
+/*
+ * pb_xact_commit
+ *		Commit what pb_xact_begin() started.
+ */
+void
+pb_xact_commit(void)
+{
+	pb_xact_end_statement();
+	CommitTransactionCommand();
+}
+
+/*
+ * pb_check_role_can_login
+ *		Workers log in as the current role: it must be allowed to.  detail
+ *		says who logs in, hint what to do instead (or NULL).
+ */
+void
+pb_check_role_can_login(const char *detail, const char *hint)
+{
+	HeapTuple	tuple = SearchSysCache1(AUTHOID, ObjectIdGetDatum(GetUserId()));
+	bool		canlogin;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for role %u", GetUserId());
+	canlogin = ((Form_pg_authid) GETSTRUCT(tuple))->rolcanlogin;
+	ReleaseSysCache(tuple);
+	if (!canlogin)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("role \"%s\" is not permitted to log in",
+						GetUserNameFromId(GetUserId(), false)),
+				 errdetail("%s", detail),
+				 hint ? errhint("%s", hint) : 0));
+}

@@ -1,0 +1,229 @@
+/*-------------------------------------------------------------------------
+ *
+ * loader_ycsb.c
+ *	  The 'ycsb' data set: usertable as YCSB's JDBC binding expects it.
+ *
+ * usertable(YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 .. FIELDn-1 TEXT),
+ * one row per record number 0..records-1.  Keys are built as YCSB's
+ * CoreWorkload.buildKeyName() does with its default (hashed) insert order:
+ * "user" followed by the decimal FNV-1a 64-bit hash of the record number,
+ * computed with Java's wrapping long arithmetic and made non-negative with
+ * Math.abs() (which leaves Long.MIN_VALUE negative).  Field values are
+ * field_length random printable ASCII characters.  The single table is one
+ * job, so a parallel load of this data set runs in one worker.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "common/pg_prng.h"
+#include "executor/tuptable.h"
+#include "lib/stringinfo.h"
+#include "utils/builtins.h"
+
+#include "load.h"
+
+#define YCSB_MAX_RECORDS		INT64CONST(1000000000000)
+#define YCSB_MAX_FIELDS			1000
+#define YCSB_MAX_FIELD_LENGTH	1000000
+#define YCSB_MAX_ROW_BYTES		(64 * 1024 * 1024)
+#define YCSB_BATCH_BYTES		(8 * 1024 * 1024)
+#define YCSB_FNV_OFFSET_BASIS	UINT64CONST(0xCBF29CE484222325)
+#define YCSB_FNV_PRIME			UINT64CONST(1099511628211)
+
+/*
+ * YCSB's Utils.fnvhash64(keynum): FNV over the 8 low-order bytes, then
+ * Math.abs().
+ */
+static int64
+pb_ycsb_hash(int64 keynum)
+{
+	uint64		hash = YCSB_FNV_OFFSET_BASIS;
+	uint64		val = (uint64) keynum;
+	int64		result;
+	int			i;
+
+	for (i = 0; i < 8; i++)
+	{
+		hash ^= val & 0xff;
+		hash *= YCSB_FNV_PRIME;
+		/* Java's >> on a long: arithmetic shift */
+		val = (uint64) (((int64) val) >> 8);
+	}
+	result = (int64) hash;
+	/* Math.abs(Long.MIN_VALUE) is Long.MIN_VALUE */
+	if (result < 0 && result != PG_INT64_MIN)
+		result = -result;
+	return result;
+}
+
+/*
+ * Check the options that concern YCSB.
+ */
+static void
+ycsb_check(const PbLoadOptions *opts)
+{
+	if (opts->records < 1 || opts->records > YCSB_MAX_RECORDS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("records " INT64_FORMAT " is out of range",
+						opts->records),
+				 errhint("The number of records must be between 1 and " INT64_FORMAT ".",
+						 YCSB_MAX_RECORDS)));
+	if (opts->fields < 1 || opts->fields > YCSB_MAX_FIELDS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fields %d is out of range", opts->fields),
+				 errhint("The number of fields must be between 1 and %d.",
+						 YCSB_MAX_FIELDS)));
+	if (opts->field_length < 1 || opts->field_length > YCSB_MAX_FIELD_LENGTH)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("field_length %d is out of range", opts->field_length),
+				 errhint("The field length must be between 1 and %d.",
+						 YCSB_MAX_FIELD_LENGTH)));
+	if ((int64) opts->fields * opts->field_length > YCSB_MAX_ROW_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("rows of %d fields of %d characters are too large",
+						opts->fields, opts->field_length),
+				 errhint("The product of fields and field_length must not exceed %d.",
+						 YCSB_MAX_ROW_BYTES)));
+}
+
+/*
+ * usertable.
+ */
+static List *
+ycsb_table_names(const PbLoadOptions *opts)
+{
+	return list_make1(pstrdup("usertable"));
+}
+
+/*
+ * One table, one job.
+ */
+static int
+ycsb_njobs(const PbLoadOptions *opts, bool parallel)
+{
+	return 1;
+}
+
+/*
+ * One row per record.
+ */
+static int64
+ycsb_total_rows(const PbLoadOptions *opts)
+{
+	return opts->records;
+}
+
+/*
+ * Create, fill and index usertable.
+ */
+static int64
+ycsb_run_job(const PbLoadOptions *opts, int job, bool parallel,
+			 PbProgress *progress)
+{
+	char	   *qname = pb_loader_qualify(opts, "usertable");
+	StringInfoData ddl;
+	PbBulkInsert *bulk;
+	pg_prng_state rng;
+	Oid			relid;
+	int64		rows;
+	int64		keynum;
+	int			f;
+
+	initStringInfo(&ddl);
+	appendStringInfo(&ddl, "CREATE%s TABLE %s (YCSB_KEY VARCHAR(255)",
+					 opts->unlogged ? " UNLOGGED" : "", qname);
+	for (f = 0; f < opts->fields; f++)
+		appendStringInfo(&ddl, ", FIELD%d TEXT", f);
+	appendStringInfo(&ddl, ")%s", pb_loader_with(opts, false));
+	pb_loader_sql("%s", ddl.data);
+
+	pg_prng_seed(&rng, pg_prng_uint64(&pg_global_prng_state));
+	relid = pb_loader_relid(opts, "usertable");
+	pb_progress_table_begin(progress, relid);
+	/* keep a batch's values within YCSB_BATCH_BYTES whatever the row size */
+	bulk = pb_bulk_begin(relid, progress,
+						 (int) Max(1, Min(PB_BULK_BATCH,
+										  YCSB_BATCH_BYTES /
+										  ((int64) opts->fields * opts->field_length))),
+						 false, InvalidOid);
+	for (keynum = 0; keynum < opts->records; keynum++)
+	{
+		TupleTableSlot *slot = pb_bulk_next_slot(bulk);
+		char		keybuf[32];
+		int			keylen;
+		text	   *key;
+
+		keylen = snprintf(keybuf, sizeof(keybuf), "user" INT64_FORMAT,
+						  pb_ycsb_hash(keynum));
+		key = MemoryContextAlloc(bulk->batch_cxt, VARHDRSZ + keylen);
+		SET_VARSIZE(key, VARHDRSZ + keylen);
+		memcpy(VARDATA(key), keybuf, keylen);
+		slot->tts_values[0] = PointerGetDatum(key);
+		slot->tts_isnull[0] = false;
+
+		for (f = 0; f < opts->fields; f++)
+		{
+			text	   *val = MemoryContextAlloc(bulk->batch_cxt,
+												 VARHDRSZ + opts->field_length);
+			char	   *p = VARDATA(val);
+			int			i = 0;
+
+			SET_VARSIZE(val, VARHDRSZ + opts->field_length);
+			while (i < opts->field_length)
+			{
+				uint64		r = pg_prng_uint64(&rng);
+				int			k;
+
+				/* 7 characters of 95 printable ones per 64 random bits */
+				for (k = 0; k < 7 && i < opts->field_length; k++, i++)
+				{
+					p[i] = ' ' + (char) (r % 95);
+					r /= 95;
+				}
+			}
+			slot->tts_values[f + 1] = PointerGetDatum(val);
+			slot->tts_isnull[f + 1] = false;
+		}
+		pb_bulk_store(bulk);
+	}
+	rows = pb_bulk_end(bulk);
+	pb_progress_table_end(progress);
+
+	pb_loader_sql("ALTER TABLE %s ADD PRIMARY KEY (YCSB_KEY)", qname);
+	pb_loader_sql("ANALYZE %s", qname);
+	return rows;
+}
+
+/*
+ * Nothing to tie together.
+ */
+static void
+ycsb_finish(const PbLoadOptions *opts, bool parallel)
+{
+}
+
+/*
+ * usertable and its key.
+ */
+static void
+ycsb_created_names(const PbLoadOptions *opts, List **tables, List **others)
+{
+	*tables = list_make1(pstrdup("usertable"));
+	*others = list_make1(pstrdup("usertable_pkey"));
+}
+
+const PbDataset pb_dataset_ycsb = {
+	.name = "ycsb",
+	.check = ycsb_check,
+	.table_names = ycsb_table_names,
+	.created_names = ycsb_created_names,
+	.njobs = ycsb_njobs,
+	.total_rows = ycsb_total_rows,
+	.run_job = ycsb_run_job,
+	.finish = ycsb_finish
+};

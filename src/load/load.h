@@ -1,0 +1,260 @@
+/*-------------------------------------------------------------------------
+ *
+ * load.h
+ *	  Declarations shared by the loader behind polarbench_init(): the
+ *	  resolved options, the per-data-set interface, bulk insertion,
+ *	  progress reporting and the parallel load.
+ *
+ * A data set is loaded as a list of jobs.  A job creates its tables (or
+ * fills tables an earlier job of the same transaction created), fills them
+ * with rows generated in C (bulk_insert.c: full frozen pages written past
+ * shared buffers for small rows, table_multi_insert() otherwise) and, when
+ * it owns whole tables, builds their indexes.  A serial load runs every
+ * job in the caller's transaction; a parallel load hands the jobs out to
+ * background workers, each running its jobs in one transaction of its own
+ * (see load_parallel.c for the protocol).  A finishing step, run by the
+ * caller, ties the jobs' tables together (primary keys, foreign keys,
+ * partitions).
+ *
+ * The loader's files, in layers, each calling only those below it:
+ *
+ *	  page_write.c, load_sql.c, load_progress.c,	pages, SQL and names,
+ *	  load_wal.c									progress, WAL
+ *	  btree_build.c, page_writers.c					index built as rows go,
+ *													pages written by others
+ *	  bulk_insert.c									rows into a table
+ *	  dataset_pgbench.c, dataset_sysbench.c,		the data sets
+ *	  dataset_ycsb.c, then datasets.c
+ *	  load_staging.c								tables replaced, all or
+ *													nothing
+ *	  load_parallel.c								the parallel load
+ *	  load_entry.c									polarbench_init()
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PB_LOAD_H
+#define PB_LOAD_H
+
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/tableam.h"
+#include "nodes/pg_list.h"
+#include "port/atomics.h"
+#include "portability/instr_time.h"
+#include "storage/smgr.h"
+#include "utils/rel.h"
+
+#include "compat.h"
+
+/* The start of every staging name (load_sql.c, load_staging.c) */
+#define PB_STAGING_PREFIX		"pbload_"
+
+/* Most workers of a parallel load */
+#define PB_MAX_PARALLEL			64
+
+/* Data sets polarbench_init() knows */
+typedef enum PbDatasetKind
+{
+	PB_DATASET_PGBENCH = 0,
+	PB_DATASET_SYSBENCH,
+	PB_DATASET_YCSB
+} PbDatasetKind;
+
+/* pgbench's --partition-method */
+typedef enum PbPartitionMethod
+{
+	PB_PART_RANGE = 0,
+	PB_PART_HASH
+} PbPartitionMethod;
+
+/*
+ * polarbench_init()'s arguments once checked, plus the schema the tables
+ * go to.  Plain data: it is copied as is into a parallel load's segment.
+ */
+typedef struct PbLoadOptions
+{
+	PbDatasetKind dataset;
+	int			scale;
+	int			tables;
+	int			table_size;
+	int64		records;
+	int			fields;
+	int			field_length;
+	int			parallel;
+	int			fillfactor;
+	bool		unlogged;
+	int			partitions;
+	PbPartitionMethod partition_method;
+	bool		foreign_keys;
+	bool		drop;
+	bool		progress;
+	bool		wal_compression;	/* compress the load's page images */
+	Oid			nspid;			/* schema the tables are created in */
+	char		nspname[NAMEDATALEN];
+	char		staging_prefix[NAMEDATALEN];	/* "" but in a parallel
+												 * load's workers */
+} PbLoadOptions;
+
+/*
+ * Progress of a load.  Serial loads count in "done"; the workers of a
+ * parallel load add to the shared counter, which the caller reads to
+ * write its notices.  Each backend that inserts also reports the table it
+ * fills in pg_stat_progress_copy.
+ */
+typedef struct PbProgress
+{
+	int64		total;			/* rows to insert over the whole load */
+	int64		done;			/* rows inserted, this backend */
+	int64		next_notice;	/* row count of the next notice */
+	int64		table_done;		/* rows inserted into the current table */
+	bool		notice;			/* send NOTICE lines (serial load) */
+	bool		reporting;		/* a COPY progress command is open */
+	instr_time	start;
+	pg_atomic_uint64 *shared;	/* parallel: counter summed over workers */
+} PbProgress;
+
+/* One data set: what it creates and how its load is cut into jobs */
+typedef struct PbDataset
+{
+	const char *name;
+	/* check the options that concern this data set, ereport if wrong */
+	void		(*check) (const PbLoadOptions *opts);
+	/* names of the tables it creates (partitions aside), drop order */
+	List	   *(*table_names) (const PbLoadOptions *opts);
+	/* names of every relation it creates: tables and partitions (which
+	 * also take a type's name), then indexes and sequences */
+	void		(*created_names) (const PbLoadOptions *opts, List **tables,
+								  List **others);
+	/* number of jobs */
+	int			(*njobs) (const PbLoadOptions *opts, bool parallel);
+	/* rows the whole load inserts */
+	int64		(*total_rows) (const PbLoadOptions *opts);
+	/* run one job in the current transaction; returns rows inserted */
+	int64		(*run_job) (const PbLoadOptions *opts, int job, bool parallel,
+							PbProgress *progress);
+	/* after all jobs, in the caller's transaction */
+	void		(*finish) (const PbLoadOptions *opts, bool parallel);
+} PbDataset;
+
+/* Rows buffered before a table_multi_insert() call */
+#define PB_BULK_BATCH			1000
+
+/* Pages written at once by the direct path (one WAL record) */
+#define PB_DIRECT_PAGES			32
+
+/* pgbench -i prints a progress line every this many rows */
+#define PB_PROGRESS_ROWS		100000
+
+/* An index built from rows in key order (loader_btree.c) */
+typedef struct PbBtreeBuild PbBtreeBuild;
+
+/* Buffered insertion into one table created by the current load */
+typedef struct PbBulkInsert
+{
+	Relation	rel;
+	TupleTableSlot *slots[PB_BULK_BATCH];
+	int			batch;			/* rows per table_multi_insert() */
+	int			nbuffered;
+	int			options;		/* TABLE_INSERT_* */
+	CommandId	cid;
+	BulkInsertState bistate;
+	MemoryContext batch_cxt;	/* values of the buffered rows */
+	int64		rows;
+	PbProgress *progress;
+	PbBtreeBuild *btree;		/* index filled as rows go, or NULL */
+	int			key_col;		/* its key's column, 0-based */
+
+	/*
+	 * Direct path: full pages built here and written past shared buffers
+	 * (see bulk_insert.c).
+	 */
+	bool		direct;
+	bool		use_wal;
+	bool		sync;			/* fsync the files at the end */
+	Size		save_free;		/* room the fillfactor keeps free */
+	TransactionId xid;
+	BlockNumber next_block;		/* block number of pages[0] */
+	int			npages;			/* pages filled or being filled */
+	int			max_pages;		/* PB_DIRECT_PAGES, or 1 for one of many */
+	char	   *pages;			/* max_pages aligned pages */
+} PbBulkInsert;
+
+/* page_write.c */
+extern void pb_write_pages(SMgrRelation smgr, ForkNumber fork, bool use_wal,
+						   bool sync, bool extend, BlockNumber first,
+						   int npages, Page *pages, bool page_std);
+extern void pb_write_visibility_map(SMgrRelation smgr, BlockNumber nblocks,
+									bool use_wal, bool sync, Page page);
+
+/* load_sql.c */
+extern void pb_loader_sql(const char *fmt,...) pg_attribute_printf(1, 2);
+extern Oid	pb_loader_relid(const PbLoadOptions *opts, const char *name);
+extern Oid	pb_loader_primary_key(Oid relid);
+extern const char *pb_loader_name(const PbLoadOptions *opts, const char *name);
+extern char *pb_loader_qualify(const PbLoadOptions *opts, const char *name);
+extern char *pb_loader_bpchar_fill(int len, char c);
+extern const char *pb_loader_with(const PbLoadOptions *opts, bool always);
+extern void pb_staging_set_prefix(PbLoadOptions *opts);
+extern bool pb_staging_parse(const char *relname, uint64 *fxid,
+							 const char **final);
+extern const char *pb_staging_final_name(const char *relname);
+
+/* load_progress.c */
+extern void pb_progress_init(PbProgress *progress, int64 total, bool notice,
+							 pg_atomic_uint64 *shared);
+extern void pb_progress_table_begin(PbProgress *progress, Oid relid);
+extern void pb_progress_table_end(PbProgress *progress);
+extern void pb_progress_add(PbProgress *progress, int64 rows);
+extern void pb_progress_notice(PbProgress *progress, int64 done, bool last);
+
+/* load_wal.c */
+extern int	pb_loader_compress_wal_begin(const PbLoadOptions *opts);
+extern void pb_loader_compress_wal_end(int nest_level);
+
+/* btree_build.c */
+extern PbBtreeBuild *pb_btree_begin(Relation heap, Oid indexoid, int max_run);
+extern AttrNumber pb_btree_key_attno(PbBtreeBuild *build);
+extern void pb_btree_add(PbBtreeBuild *build, Datum key, ItemPointer tid);
+extern void pb_btree_end(PbBtreeBuild *build);
+
+/* page_writers.c */
+typedef struct PbPageWriters PbPageWriters;
+extern Size pb_writer_size(void);
+extern PbPageWriters *pb_writer_init(void *space, int nworkers);
+extern void pb_writer_attach(void *space, int index);
+extern void pb_writer_detach(void);
+extern void pb_write_pages_async(SMgrRelation smgr, ForkNumber fork,
+								 bool use_wal, bool sync, BlockNumber first,
+								 int npages, Page *pages);
+extern void pb_writer_wait_own(void);
+extern void pb_writer_help(void);
+
+/* bulk_insert.c */
+extern PbBulkInsert *pb_bulk_begin(Oid relid, PbProgress *progress,
+								   int batch, bool small_rows,
+								   Oid key_index);
+extern TupleTableSlot *pb_bulk_next_slot(PbBulkInsert *bulk);
+extern void pb_bulk_store(PbBulkInsert *bulk);
+extern int64 pb_bulk_end(PbBulkInsert *bulk);
+
+/* dataset_pgbench.c, dataset_sysbench.c, dataset_ycsb.c */
+extern const PbDataset pb_dataset_pgbench;
+extern const PbDataset pb_dataset_sysbench;
+extern const PbDataset pb_dataset_ycsb;
+
+/* datasets.c */
+extern const PbDataset *pb_loader_dataset(PbDatasetKind kind);
+
+/* load_staging.c */
+extern void pb_staging_drop_orphans(const PbLoadOptions *opts);
+extern void pb_staging_drop(const PbLoadOptions *opts);
+extern void pb_staging_promote(const PbLoadOptions *opts);
+extern void pb_staging_check_names(const PbLoadOptions *opts, List *replaced);
+extern void pb_staging_drop_replaced(const PbLoadOptions *opts, List *names);
+
+/* load_parallel.c */
+extern int64 pb_loader_run_parallel(const PbLoadOptions *opts, List *names);
+extern PGDLLEXPORT void pb_loader_worker_main(Datum main_arg);
+
+#endif							/* PB_LOAD_H */

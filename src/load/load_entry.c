@@ -1,0 +1,293 @@
+/*-------------------------------------------------------------------------
+ *
+ * loader.c
+ *	  polarbench_init(): create and fill pgbench's, sysbench's or YCSB's
+ *	  tables inside the server.
+ *
+ * This file holds the SQL entry point: it checks every argument before
+ * anything is written, resolves the schema the tables go to (the first of
+ * search_path, as pgbench and sysbench would), drops or refuses tables
+ * already there, then runs the data set's jobs, in the caller's
+ * transaction or, with parallel > 1, in background workers (see
+ * loader_worker.c).  Everything runs as the calling role: DDL through SPI,
+ * rows inserted into tables that role just created.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_namespace.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "portability/instr_time.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+#include "admission.h"
+#include "worker.h"
+#include "load.h"
+
+PG_FUNCTION_INFO_V1(polarbench_init);
+
+/* polarbench_init()'s arguments, in order */
+static const char *const pb_init_argnames[] = {
+	"dataset", "scale", "tables", "table_size", "records", "fields",
+	"field_length", "parallel", "fillfactor", "unlogged", "partitions",
+	"partition_method", "foreign_keys", "drop", "progress", "wal_compression"
+};
+
+static void pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts);
+static void pb_init_check_common(const PbLoadOptions *opts);
+static int64 pb_init_bytes(const PbLoadOptions *opts, List *names);
+
+/*
+ * polarbench_init(dataset, scale, tables, table_size, records, fields,
+ * field_length, parallel, fillfactor, unlogged, partitions,
+ * partition_method, foreign_keys, drop, progress, wal_compression): load a
+ * data set and return one row (dataset, tables, rows, bytes, seconds,
+ * rows_per_second).
+ */
+Datum
+polarbench_init(PG_FUNCTION_ARGS)
+{
+	PbLoadOptions opts;
+	const PbDataset *ds;
+	List	   *names;
+	ListCell   *lc;
+	TupleDesc	tupdesc;
+	Datum		values[6];
+	bool		nulls[6] = {false};
+	instr_time	start;
+	instr_time	elapsed;
+	double		seconds;
+	int64		rows = 0;
+	int64		bytes;
+	AclResult	aclresult;
+
+	INSTR_TIME_SET_CURRENT(start);
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	pb_refuse_in_worker("polarbench_init");
+
+	/* Everything is checked before anything is written. */
+	pb_init_parse(fcinfo, &opts);
+	pb_init_check_common(&opts);
+	ds = pb_loader_dataset(opts.dataset);
+	ds->check(&opts);
+
+	names = ds->table_names(&opts);
+	opts.nspid = RangeVarGetCreationNamespace(makeRangeVar(NULL,
+														   linitial(names),
+														   -1));
+	if (isTempNamespace(opts.nspid))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("polarbench_init cannot create its tables in a temporary schema"),
+				 errhint("Put a permanent schema first in search_path.")));
+	aclresult = pb_namespace_aclcheck(opts.nspid, GetUserId(), ACL_CREATE);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_SCHEMA,
+					   get_namespace_name(opts.nspid));
+	strlcpy(opts.nspname, get_namespace_name(opts.nspid), NAMEDATALEN);
+
+	if (opts.parallel > 1 && IsTransactionBlock())
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("polarbench_init with parallel > 1 cannot run inside a transaction block"),
+				 errdetail("Each loader worker commits the tables it loads in a transaction of its own."),
+				 errhint("Call it outside BEGIN ... COMMIT, or with parallel => 1.")));
+
+	/* loader workers log in as the current role */
+	if (opts.parallel > 1)
+		pb_check_role_can_login("Loader workers log in as the role that calls polarbench_init.",
+								"Load with parallel => 1, or as a role with LOGIN.");
+
+	if (!opts.drop)
+	{
+		foreach(lc, names)
+		{
+			char	   *name = lfirst(lc);
+
+			if (OidIsValid(get_relname_relid(name, opts.nspid)))
+				ereport(ERROR,
+						(errcode(ERRCODE_DUPLICATE_TABLE),
+						 errmsg("table \"%s.%s\" already exists",
+								opts.nspname, name),
+						 errhint("Drop it first, or call polarbench_init with drop => true to replace it.")));
+		}
+	}
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+
+	/* what interrupted loads left; then nothing may be in the way */
+	pb_staging_drop_orphans(&opts);
+	pb_staging_check_names(&opts, names);
+
+	if (opts.parallel > 1 && ds->njobs(&opts, true) > 1)
+		rows = pb_loader_run_parallel(&opts, names);
+	else
+	{
+		PbProgress	progress;
+		int			njobs = ds->njobs(&opts, false);
+		int			job;
+		int			nest_level = pb_loader_compress_wal_begin(&opts);
+
+		/* in the same transaction as the new tables: all or nothing */
+		pb_staging_drop_replaced(&opts, names);
+
+		pb_progress_init(&progress, ds->total_rows(&opts), opts.progress,
+						 NULL);
+		for (job = 0; job < njobs; job++)
+			rows += ds->run_job(&opts, job, false, &progress);
+		ds->finish(&opts, false);
+		pb_loader_compress_wal_end(nest_level);
+	}
+
+	bytes = pb_init_bytes(&opts, names);
+	SPI_finish();
+
+	INSTR_TIME_SET_CURRENT(elapsed);
+	INSTR_TIME_SUBTRACT(elapsed, start);
+	seconds = INSTR_TIME_GET_DOUBLE(elapsed);
+
+	values[0] = CStringGetTextDatum(ds->name);
+	values[1] = Int32GetDatum(list_length(names));
+	values[2] = Int64GetDatum(rows);
+	values[3] = Int64GetDatum(bytes);
+	values[4] = Float8GetDatum(seconds);
+	values[5] = Float8GetDatum(seconds > 0 ? rows / seconds : 0);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values,
+													  nulls)));
+}
+
+/*
+ * Read polarbench_init()'s arguments into opts.  None may be NULL.
+ */
+static void
+pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts)
+{
+	char	   *dataset;
+	char	   *method;
+	int			i;
+
+	for (i = 0; i < lengthof(pb_init_argnames); i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("argument \"%s\" of polarbench_init must not be null",
+							pb_init_argnames[i])));
+
+	memset(opts, 0, sizeof(PbLoadOptions));
+	dataset = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	if (pg_strcasecmp(dataset, "pgbench") == 0)
+		opts->dataset = PB_DATASET_PGBENCH;
+	else if (pg_strcasecmp(dataset, "sysbench") == 0)
+		opts->dataset = PB_DATASET_SYSBENCH;
+	else if (pg_strcasecmp(dataset, "ycsb") == 0)
+		opts->dataset = PB_DATASET_YCSB;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown data set \"%s\"", dataset),
+				 errhint("Valid data sets are \"pgbench\", \"sysbench\" and \"ycsb\".")));
+
+	opts->scale = PG_GETARG_INT32(1);
+	opts->tables = PG_GETARG_INT32(2);
+	opts->table_size = PG_GETARG_INT32(3);
+	opts->records = PG_GETARG_INT64(4);
+	opts->fields = PG_GETARG_INT32(5);
+	opts->field_length = PG_GETARG_INT32(6);
+	opts->parallel = PG_GETARG_INT32(7);
+	opts->fillfactor = PG_GETARG_INT32(8);
+	opts->unlogged = PG_GETARG_BOOL(9);
+	opts->partitions = PG_GETARG_INT32(10);
+	method = text_to_cstring(PG_GETARG_TEXT_PP(11));
+	opts->foreign_keys = PG_GETARG_BOOL(12);
+	opts->drop = PG_GETARG_BOOL(13);
+	opts->progress = PG_GETARG_BOOL(14);
+	opts->wal_compression = PG_GETARG_BOOL(15);
+
+	if (pg_strcasecmp(method, "range") == 0)
+		opts->partition_method = PB_PART_RANGE;
+	else if (pg_strcasecmp(method, "hash") == 0)
+		opts->partition_method = PB_PART_HASH;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown partition method \"%s\"", method),
+				 errhint("Valid partition methods are \"range\" and \"hash\".")));
+}
+
+/*
+ * Check the options every data set shares, and refuse the pgbench-only
+ * ones elsewhere.
+ */
+static void
+pb_init_check_common(const PbLoadOptions *opts)
+{
+	if (opts->parallel < 1 || opts->parallel > PB_MAX_PARALLEL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("parallel %d is out of range", opts->parallel),
+				 errhint("The number of loader workers must be between 1 and %d.",
+						 PB_MAX_PARALLEL)));
+	if (opts->fillfactor < 10 || opts->fillfactor > 100)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fillfactor %d is out of range", opts->fillfactor),
+				 errhint("The fill factor must be between 10 and 100.")));
+	if (opts->dataset != PB_DATASET_PGBENCH)
+	{
+		if (opts->partitions != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("partitions only apply to the pgbench data set"),
+					 errhint("Leave partitions at 0 for this data set.")));
+		if (opts->foreign_keys)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("foreign keys only apply to the pgbench data set"),
+					 errhint("Leave foreign_keys false for this data set.")));
+	}
+}
+
+/*
+ * Total size of the tables in names, with their partitions, indexes and
+ * TOAST data.
+ */
+static int64
+pb_init_bytes(const PbLoadOptions *opts, List *names)
+{
+	StringInfoData sql;
+	ListCell   *lc;
+	bool		isnull;
+	Datum		d;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql,
+						   "select coalesce(sum(pg_catalog.pg_total_relation_size(coalesce(p.relid, t.r))), 0)::int8"
+						   " from (values ");
+	foreach(lc, names)
+		appendStringInfo(&sql, "%s(%s::regclass)",
+						 lc == list_head(names) ? "" : ", ",
+						 quote_literal_cstr(pb_loader_qualify(opts,
+															  lfirst(lc))));
+	appendStringInfoString(&sql,
+						   ") t(r) left join lateral pg_catalog.pg_partition_tree(t.r) p on true");
+	if (SPI_execute(sql.data, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not compute the size of the tables loaded");
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1,
+					  &isnull);
+	return isnull ? 0 : DatumGetInt64(d);
+}

@@ -1,0 +1,406 @@
+/*-------------------------------------------------------------------------
+ *
+ * client_worker.c
+ *	  A benchmark client: a dynamic background worker that runs as the role
+ *	  that started the run, prepares the scripts' plans, waits for the
+ *	  start, then runs one benchmark transaction after another until the
+ *	  run's limit, and counts them in its slot of the run's shared memory.
+ *
+ * Errors: serialization failures and deadlocks count as failed
+ * transactions and the client goes on, as pgbench does; any other error
+ * fails the run, with the error's SQLSTATE and message handed to the
+ * launcher.  An error raised because the run was canceled just ends the
+ * client.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/xact.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/ipc.h"
+#include "storage/proc.h"
+#include "storage/shm_toc.h"
+#include "tcop/tcopprot.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+#include "utils/wait_event.h"
+
+#include "run.h"
+
+/*
+ * Each client draws its numbers from the run's seed plus its number times
+ * this odd constant (2^64 over the golden ratio, as splitmix64), so that
+ * the clients' streams start far apart.
+ */
+#define PB_CLIENT_SEED_STRIDE	UINT64CONST(0x9E3779B97F4A7C15)
+
+/* What the client needs after an error longjmps back to its loop */
+typedef struct PbClient
+{
+	PbRunShared *run;
+	PbClientSlot *slot;
+	PbCommandStats *stats;		/* all scripts' commands */
+	int		   *stats_offset;	/* first command of each script */
+	PbExecutor *exec;
+	PbScriptSet *set;
+	PbPrng		choose_prng;
+	int			client_no;
+	int64		done;			/* transactions finished */
+	bool		running;		/* past the start barrier */
+	bool		clean_exit;		/* leaving by its own decision */
+	int			current_script;
+} PbClient;
+
+static PbClient client;
+
+static void pb_client_fail(ErrorData *edata);
+
+/*
+ * pb_client_exit
+ *		At exit, however it comes: mark the slot exited and wake the launcher
+ *		and the recorder, so that neither waits for a client that is gone.
+ */
+static void
+pb_client_exit(int code, Datum arg)
+{
+	if (client.slot == NULL)
+		return;
+
+	/* terminated, or failed in a way no handler saw: the run fails */
+	if (!client.clean_exit &&
+		pg_atomic_read_u32(&client.run->stop_reason) == PB_STOP_NONE)
+	{
+		ErrorData	edata;
+
+		memset(&edata, 0, sizeof(edata));
+		edata.sqlerrcode = ERRCODE_ADMIN_SHUTDOWN;
+		edata.message = psprintf("benchmark client %d was terminated",
+								 client.client_no + 1);
+		edata.detail = PB_SEE_LOG;
+		pb_client_fail(&edata);
+	}
+	if (client.slot->finish_ns == 0)
+		client.slot->finish_ns = pb_now_ns();
+	pg_write_barrier();
+	pg_atomic_write_u32(&client.slot->status, PB_SLOT_EXITED);
+	pb_wake_launcher(client.run);
+	pb_wake_recorder(client.run);
+}
+
+/*
+ * pb_client_leave
+ *		End the client by its own decision: the run is over, or its failure
+ *		is already recorded.
+ */
+static void
+pb_client_leave(void)
+{
+	client.clean_exit = true;
+	proc_exit(0);
+}
+
+/*
+ * pb_client_fail
+ *		Hand an error to the launcher and stop the run, unless the run was
+ *		already stopping (then the error is most likely the cancel itself).
+ */
+static void
+pb_client_fail(ErrorData *edata)
+{
+	const char *context = edata->context;
+
+	if (pg_atomic_read_u32(&client.run->stop_reason) != PB_STOP_NONE)
+		return;
+	/* an SQL command's error: say which command */
+	if (context == NULL && client.running && client.exec != NULL)
+		context = psprintf("command at line %d of script \"%s\"",
+						   client.set->scripts[client.current_script].commands[pb_executor_current_command(client.exec)].line,
+						   client.set->scripts[client.current_script].name);
+	pb_fail_run_error(client.run, client.client_no, edata->sqlerrcode,
+					  edata->message, edata->detail, edata->hint, context);
+}
+
+/*
+ * pb_client_should_stop
+ *		Whether the run is over for this client: told to stop, its
+ *		transactions done, or its time up.
+ */
+static inline bool
+pb_client_should_stop(int64 now)
+{
+	PbRunShared *run = client.run;
+
+	if (pg_atomic_read_u32(&run->stop_reason) != PB_STOP_NONE)
+		return true;
+	if (run->transactions_limit > 0 && client.done >= run->transactions_limit)
+		return true;
+	if (now >= pb_run_deadline(run))
+		return true;
+	return false;
+}
+
+/*
+ * pb_client_wait_start
+ *		Report ready and wait until the launcher releases every client, or
+ *		stops the run before it starts.  Returns false in the latter case.
+ */
+static bool
+pb_client_wait_start(void)
+{
+	PbRunShared *run = client.run;
+
+	pg_atomic_write_u32(&client.slot->status, PB_SLOT_READY);
+	pg_atomic_fetch_add_u32(&run->nready, 1);
+	pb_wake_launcher(run);
+
+	ConditionVariablePrepareToSleep(&run->start_cv);
+	while (pg_atomic_read_u32(&run->state) == PB_STATE_STARTING)
+		ConditionVariableSleep(&run->start_cv, PG_WAIT_EXTENSION);
+	ConditionVariableCancelSleep();
+	pg_read_barrier();			/* the start and deadlines were set before */
+
+	return pg_atomic_read_u32(&run->stop_reason) == PB_STOP_NONE;
+}
+
+/*
+ * pb_client_loop
+ *		Run transactions until the run is over.  Each one is timed from the
+ *		start of its script to its end, \sleep included, as pgbench does.
+ */
+static void
+pb_client_loop(void)
+{
+	PbClientSlot *slot = client.slot;
+	uint64	   *hist = pb_slot_histogram(slot);
+	int64		now = pb_now_ns();
+
+	while (!pb_client_should_stop(now))
+	{
+		int			script_no;
+		int64		statements = 0;
+		int64		start = now;
+		int64		latency;
+		double		ms;
+		uint64		sumsq_bits;
+		double		sumsq;
+
+		CHECK_FOR_INTERRUPTS();
+
+		script_no = pb_choose_script(client.set, &client.choose_prng);
+		client.current_script = script_no;
+		if (!pb_executor_run_script(client.exec, script_no,
+									client.stats + client.stats_offset[script_no],
+									&statements))
+		{
+			/* the run ended in a \sleep: this transaction does not count */
+			now = pb_now_ns();
+			break;
+		}
+
+		now = pb_now_ns();
+		latency = now - start;
+		ms = latency / 1e6;
+		client.done++;
+		pb_counter_add(&slot->transactions, 1);
+		pb_counter_add(&slot->statements, statements);
+		pb_counter_add(&slot->latency_sum_ns, latency);
+		sumsq_bits = pg_atomic_read_u64(&slot->latency_sumsq);
+		memcpy(&sumsq, &sumsq_bits, sizeof(sumsq));
+		sumsq += ms * ms;
+		memcpy(&sumsq_bits, &sumsq, sizeof(sumsq));
+		pg_atomic_write_u64(&slot->latency_sumsq, sumsq_bits);
+		if (latency > (int64) pg_atomic_read_u64(&slot->latency_max_ns))
+			pg_atomic_write_u64(&slot->latency_max_ns, latency);
+		pb_hist_add(hist, latency);
+	}
+	slot->finish_ns = now;
+
+	/* stopped by polarbench.max_run_duration, not by the run's own end */
+	if (now >= client.run->limit_ns &&
+		(client.run->end_ns == 0 || client.run->end_ns > client.run->limit_ns) &&
+		(client.run->transactions_limit == 0 ||
+		 client.done < client.run->transactions_limit))
+		pb_fail_run_too_long(client.run);
+}
+
+/*
+ * pb_client_handle_error
+ *		Called after an error escaped a transaction.  Returns true if the
+ *		client goes on with its next transaction (a serialization failure or
+ *		deadlock, counted as failed), false if it must end.
+ */
+static bool
+pb_client_handle_error(MemoryContext loop_cxt)
+{
+	ErrorData  *edata;
+	bool		retryable;
+
+	/* not using PG_TRY, so reset the error context stack by hand */
+	error_context_stack = NULL;
+	HOLD_INTERRUPTS();
+	/* an error in the start barrier's sleep (a cancel) left it queued */
+	ConditionVariableCancelSleep();
+	MemoryContextSwitchTo(loop_cxt);
+	edata = CopyErrorData();
+	FlushErrorState();
+	if (client.exec != NULL)
+		pb_executor_abort(client.exec);
+	else
+		AbortCurrentTransaction();
+	MemoryContextSwitchTo(loop_cxt);
+	RESUME_INTERRUPTS();
+
+	retryable = client.running &&
+		(edata->sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE ||
+		 edata->sqlerrcode == ERRCODE_T_R_DEADLOCK_DETECTED);
+
+	if (client.running && client.stats != NULL)
+	{
+		int			pc = pb_executor_current_command(client.exec);
+		PbCommandStats *stats = client.stats +
+			client.stats_offset[client.current_script];
+
+		pb_counter_add(&stats[pc].failures, 1);
+	}
+
+	if (retryable)
+	{
+		client.done++;
+		pb_counter_add(&client.slot->transactions, 1);
+		pb_counter_add(&client.slot->failed, 1);
+		FreeErrorData(edata);
+		return true;
+	}
+
+	pb_client_fail(edata);
+	FreeErrorData(edata);
+	return false;
+}
+
+/*
+ * pb_client_setup
+ *		Build the client's scripts from the run's configuration, prepare
+ *		them, and set its variables: the predefined ones first, so that vars
+ *		may override them.
+ */
+static void
+pb_client_setup(const PbRunConfig *config)
+{
+	PbClientState *state;
+	uint64		seed;
+	int			ncommands = 0;
+
+	client.set = pb_config_build_scripts(config, false);
+	client.exec = pb_executor_create(client.set, client.run);
+	pb_executor_prepare(client.exec);
+
+	/* every client draws its own numbers, reproducible from the run's seed */
+	seed = (uint64) config->random_seed;
+	state = pb_client_create(client.set,
+							 seed + (uint64) (client.client_no + 1) * PB_CLIENT_SEED_STRIDE,
+							 config->random_seed);
+	if (state == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory")));
+	pb_executor_set_client(client.exec, state);
+	pb_prng_seed(&client.choose_prng, seed ^ ((uint64) client.client_no << 32));
+	/* predefined variables first, so that vars may override them */
+	{
+		PbValue		v;
+
+		v.type = PB_VAL_INT;
+		v.u.ival = client.client_no;
+		pb_var_set_value(state, pb_var_id(client.set, "client_id", false), &v);
+		v.u.ival = config->random_seed;
+		pb_var_set_value(state, pb_var_id(client.set, "random_seed", false), &v);
+		pb_var_set_value(state, pb_var_id(client.set, "default_seed", false), &v);
+	}
+
+	for (int i = 0; i < config->nvars; i++)
+	{
+		PbError		err;
+
+		if (!pb_var_set_string(state, pb_var_id(client.set, config->var_names[i], false),
+							   config->var_values[i], &err))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s", err.message)));
+	}
+	client.stats_offset = palloc(sizeof(int) * client.set->nscripts);
+	for (int s = 0; s < client.set->nscripts; s++)
+	{
+		client.stats_offset[s] = ncommands;
+		ncommands += client.set->scripts[s].ncommands;
+	}
+	if (ncommands != client.run->ncommands)
+		elog(ERROR, "script set has %d commands, run has %d",
+			 ncommands, client.run->ncommands);
+	client.stats = pb_slot_commands(client.slot);
+}
+
+/*
+ * pb_client_main
+ *		Entry point of a client worker.  main_arg is the run's segment handle,
+ *		bgw_extra the client's number.
+ */
+void
+pb_client_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	shm_toc    *toc;
+	char	   *slots;
+	MemoryContext loop_cxt;
+	sigjmp_buf	local_sigjmp_buf;
+	char		num[32];
+
+	client.client_no = pb_worker_index();
+	seg = pb_worker_attach(main_arg, "polarbench client");
+	toc = shm_toc_attach(PB_RUN_MAGIC, dsm_segment_address(seg));
+	if (toc == NULL)
+		elog(ERROR, "invalid polarbench run segment");
+	client.run = shm_toc_lookup(toc, PB_KEY_RUN, false);
+	slots = shm_toc_lookup(toc, PB_KEY_SLOTS, false);
+	client.slot = pb_slot(client.run, slots, client.client_no);
+	client.slot->pid = MyProcPid;
+	pg_atomic_write_u32(&client.slot->pgprocno, PB_MY_PGPROCNO + 1);
+	before_shmem_exit(pb_client_exit, (Datum) 0);
+
+	BackgroundWorkerInitializeConnectionByOid(client.run->database,
+											  client.run->role, 0);
+	pg_atomic_write_u32(&client.slot->status, PB_SLOT_CONNECTED);
+	pb_wake_launcher(client.run);
+	snprintf(num, sizeof(num), "polarbench client %d", client.client_no + 1);
+	pgstat_report_appname(num);
+
+	loop_cxt = AllocSetContextCreate(TopMemoryContext, "polarbench client",
+									 ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(loop_cxt);
+
+	/* From here on an error comes back here instead of killing the worker. */
+	if (sigsetjmp(local_sigjmp_buf, 1) != 0)
+	{
+		if (!pb_client_handle_error(loop_cxt))
+			pb_client_leave();
+		/* a failed transaction: go on with the next one */
+		PG_exception_stack = &local_sigjmp_buf;
+		pb_client_loop();
+		pb_client_leave();
+	}
+	PG_exception_stack = &local_sigjmp_buf;
+
+	pb_client_setup(pb_config_deserialize(shm_toc_lookup(toc, PB_KEY_CONFIG, false)));
+
+	if (!pb_client_wait_start())
+		pb_client_leave();
+	client.running = true;
+	pgstat_report_activity(STATE_RUNNING, "polarbench: running");
+
+	pb_client_loop();
+	pb_client_leave();
+}

@@ -1,0 +1,666 @@
+/*-------------------------------------------------------------------------
+ *
+ * recorder_worker.c
+ *	  The run recorder: a background worker that writes a run's rows into
+ *	  the result tables, each write in a transaction of its own, so that
+ *	  any session can follow a run while it goes on: the run's row when the
+ *	  clients are ready, a progress row every progress interval, and the
+ *	  summary, status and per-command figures once every client is gone.
+ *
+ * The worker runs as the role that started the run.  The result tables
+ * belong to the extension's owner and nobody else may write them, so each
+ * write switches to that owner in a security-restricted operation, with a
+ * search_path of pg_catalog only, as PostgreSQL does for maintenance
+ * commands that run code on another role's behalf.  The SQL it runs is
+ * fixed; only values go in as parameters.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/ipc.h"
+#include "storage/proc.h"
+#include "storage/shm_toc.h"
+#include "tcop/tcopprot.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+#include "utils/snapmgr.h"
+#include "utils/jsonb.h"
+#include "utils/fmgrprotos.h"
+#include "utils/timestamp.h"
+#include "catalog/namespace.h"
+#include "storage/lmgr.h"
+#include "utils/lsyscache.h"
+#include "utils/wait_event.h"
+
+#include "run.h"
+
+static PbRunShared *recorder_run;
+
+/* The result tables the recorder holds session locks on */
+#define PB_RECORDER_NLOCKS		4
+static LockRelId recorder_locks[PB_RECORDER_NLOCKS];
+static int	recorder_nlocks = 0;
+
+static void pb_recorder_record(PbRunShared *run, char *slots,
+							   PbRunConfig *config, PbScriptSet *set);
+
+/*
+ * pb_recorder_exit
+ *		However the recorder ends, tell the launcher, so that it never waits
+ *		for a recorder that is gone.
+ */
+static void
+pb_recorder_exit(int code, Datum arg)
+{
+	/*
+	 * Session locks outlast transactions, and process exit does not release
+	 * them: left, they would stay with this PGPROC for its next process.
+	 */
+	for (int i = 0; i < recorder_nlocks; i++)
+	{
+		LOCKTAG		tag;
+
+		/* an abort at exit may have released them all already */
+		SET_LOCKTAG_RELATION(tag, recorder_locks[i].dbId,
+							 recorder_locks[i].relId);
+		if (PB_LOCK_HELD_BY_ME(&tag, AccessShareLock))
+			UnlockRelationIdForSession(&recorder_locks[i], AccessShareLock);
+	}
+	recorder_nlocks = 0;
+
+	if (recorder_run == NULL)
+		return;
+	SpinLockAcquire(&recorder_run->mutex);
+	recorder_run->recorder_done = true;
+	SpinLockRelease(&recorder_run->mutex);
+	pb_wake_launcher(recorder_run);
+}
+
+/* The most columns one of the recorder's statements writes */
+#define PB_RECORDER_MAX_COLUMNS	24
+
+/*
+ * The columns one of the recorder's statements writes, by name, with
+ * their values: the statement's text is made from the names, so that no
+ * $n has to match a position by hand.
+ */
+typedef struct PbColumns
+{
+	int			n;
+	const char *names[PB_RECORDER_MAX_COLUMNS];
+	Oid			types[PB_RECORDER_MAX_COLUMNS];
+	Datum		values[PB_RECORDER_MAX_COLUMNS];
+	char		nulls[PB_RECORDER_MAX_COLUMNS];
+} PbColumns;
+
+/* Add a column and its value (a NULL when isnull). */
+static void
+pb_column(PbColumns *c, const char *name, Oid type, Datum value, bool isnull)
+{
+	if (c->n >= PB_RECORDER_MAX_COLUMNS)
+		elog(ERROR, "too many columns for a recorder statement");
+	c->names[c->n] = name;
+	c->types[c->n] = type;
+	c->values[c->n] = isnull ? (Datum) 0 : value;
+	c->nulls[c->n] = isnull ? 'n' : ' ';
+	c->n++;
+}
+
+/* Add the figures of a summary: NULL latencies when no transaction ended. */
+static void
+pb_summary_columns(PbColumns *c, const PbRunSummary *s)
+{
+	bool		none = (s->transactions == 0);
+
+	pb_column(c, "transactions", INT8OID, Int64GetDatum(s->transactions), false);
+	pb_column(c, "tps", FLOAT8OID, Float8GetDatum(s->tps), false);
+	pb_column(c, "qps", FLOAT8OID, Float8GetDatum(s->qps), false);
+	pb_column(c, "failed", INT8OID, Int64GetDatum(s->failed), false);
+	pb_column(c, "latency_avg", FLOAT8OID, Float8GetDatum(s->latency_avg), none);
+	pb_column(c, "latency_stddev", FLOAT8OID, Float8GetDatum(s->latency_stddev), none);
+}
+
+/* Qualified name of a result table. */
+static const char *
+pb_table(const char *name)
+{
+	return quote_qualified_identifier(recorder_run->schema, name);
+}
+
+/*
+ * pb_recorder_exec
+ *		Run one of the recorder's statements as the extension owner, in a
+ *		security-restricted operation, with the columns' values as its
+ *		parameters.
+ */
+static void
+pb_recorder_exec(const char *sql, PbColumns *c)
+{
+	Oid			save_userid;
+	int			save_sec;
+	int			rc;
+
+	GetUserIdAndSecContext(&save_userid, &save_sec);
+	SetUserIdAndSecContext(recorder_run->owner,
+						   save_sec | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+	rc = SPI_execute_with_args(sql, c ? c->n : 0, c ? c->types : NULL,
+							   c ? c->values : NULL, c ? c->nulls : NULL,
+							   false, 0);
+	SetUserIdAndSecContext(save_userid, save_sec);
+	if (rc < 0)
+		elog(ERROR, "polarbench recorder: \"%s\" failed: %s", sql,
+			 SPI_result_code_string(rc));
+}
+
+/*
+ * pb_recorder_insert
+ *		INSERT the columns into table, with what follows them (RETURNING...).
+ */
+static void
+pb_recorder_insert(const char *table, PbColumns *c, const char *tail)
+{
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "INSERT INTO %s (", pb_table(table));
+	for (int i = 0; i < c->n; i++)
+		appendStringInfo(&sql, "%s%s", i > 0 ? ", " : "", c->names[i]);
+	appendStringInfoString(&sql, ") VALUES (");
+	for (int i = 0; i < c->n; i++)
+		appendStringInfo(&sql, "%s$%d", i > 0 ? ", " : "", i + 1);
+	appendStringInfo(&sql, ")%s", tail);
+	pb_recorder_exec(sql.data, c);
+}
+
+/*
+ * pb_recorder_update_run
+ *		UPDATE the columns of run run_id.
+ */
+static void
+pb_recorder_update_run(PbColumns *c, int64 run_id)
+{
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "UPDATE %s SET ", pb_table("polarbench_run_data"));
+	for (int i = 0; i < c->n; i++)
+		appendStringInfo(&sql, "%s%s = $%d", i > 0 ? ", " : "", c->names[i], i + 1);
+	pb_column(c, "run_id", INT8OID, Int64GetDatum(run_id), false);
+	appendStringInfo(&sql, " WHERE run_id = $%d", c->n);
+	pb_recorder_exec(sql.data, c);
+}
+
+/* Commit one write. */
+static void
+pb_recorder_commit(void)
+{
+	pb_xact_commit();
+	pgstat_report_stat(false);
+}
+
+/*
+ * pb_recorder_repair
+ *		A run still recorded as running whose recorder is gone was cut short
+ *		by a crash or a restart: record it as the views already show it,
+ *		rather than leave it running for ever.
+ */
+static void
+pb_recorder_repair(void)
+{
+	List	   *interrupted = NIL;
+	ListCell   *lc;
+
+	pb_recorder_exec(psprintf("SELECT run_id, recorder_pid, started_at FROM %s"
+							  " WHERE status = 'running'",
+							  pb_table("polarbench_run_data")), NULL);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tuple = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+		int64		run_id = DatumGetInt64(SPI_getbinval(tuple, desc, 1, &isnull));
+		int			pid = DatumGetInt32(SPI_getbinval(tuple, desc, 2, &isnull));
+		TimestampTz since = DatumGetTimestampTz(SPI_getbinval(tuple, desc, 3,
+															  &isnull));
+
+		if (!pb_recorder_running(pid, since))
+		{
+			int64	   *id = palloc(sizeof(int64));
+
+			*id = run_id;
+			interrupted = lappend(interrupted, id);
+		}
+	}
+	foreach(lc, interrupted)
+	{
+		PbColumns	c = {0};
+
+		pb_column(&c, "status", TEXTOID, CStringGetTextDatum("failed"), false);
+		pb_column(&c, "ended_at", TIMESTAMPTZOID,
+				  TimestampTzGetDatum(GetCurrentTransactionStartTimestamp()), false);
+		pb_column(&c, "error_sqlstate", TEXTOID,
+				  CStringGetTextDatum(unpack_sql_state(PB_INTERRUPTED_SQLSTATE)), false);
+		pb_column(&c, "error_message", TEXTOID,
+				  CStringGetTextDatum(PB_INTERRUPTED_MESSAGE), false);
+		pb_recorder_update_run(&c, *(int64 *) lfirst(lc));
+	}
+}
+
+/*
+ * pb_recorder_insert_run
+ *		Insert the run's row, status running, and return its id.
+ */
+static int64
+pb_recorder_insert_run(PbRunConfig *config)
+{
+	PbRunShared *run = recorder_run;
+	PbColumns	c = {0};
+	Datum	   *texts = palloc(sizeof(Datum) * config->nscripts);
+	Datum	   *weights = palloc(sizeof(Datum) * config->nscripts);
+	bool		isnull;
+	int64		run_id;
+
+	pb_xact_begin(NIL);
+	for (int i = 0; i < config->nscripts; i++)
+	{
+		texts[i] = CStringGetTextDatum(config->script_texts[i]);
+		weights[i] = Int32GetDatum(config->weights[i]);
+	}
+	pb_column(&c, "workload", TEXTOID, CStringGetTextDatum(config->workload), false);
+	pb_column(&c, "scripts", TEXTARRAYOID,
+			  PointerGetDatum(construct_array(texts, config->nscripts, TEXTOID,
+											  -1, false, TYPALIGN_INT)), false);
+	pb_column(&c, "weights", INT4ARRAYOID,
+			  PointerGetDatum(construct_array(weights, config->nscripts, INT4OID,
+											  sizeof(int32), true, TYPALIGN_INT)), false);
+	pb_column(&c, "clients", INT4OID, Int32GetDatum(run->nclients), false);
+	pb_column(&c, "duration", FLOAT8OID, Float8GetDatum(run->duration),
+			  run->duration == 0);
+	pb_column(&c, "transactions_limit", INT8OID,
+			  Int64GetDatum(run->transactions_limit), run->transactions_limit == 0);
+	pb_column(&c, "progress_interval", INT4OID, Int32GetDatum(run->progress_interval),
+			  false);
+	pb_column(&c, "vars", JSONBOID,
+			  config->vars_json ?
+			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->vars_json)) : 0,
+			  config->vars_json == NULL);
+	pb_column(&c, "random_seed", INT8OID, Int64GetDatum(config->random_seed), false);
+	pb_column(&c, "run_by", OIDOID, ObjectIdGetDatum(run->role), false);
+	pb_column(&c, "status", TEXTOID, CStringGetTextDatum("running"), false);
+	pb_column(&c, "started_at", TIMESTAMPTZOID,
+			  TimestampTzGetDatum(GetCurrentTransactionStartTimestamp()), false);
+	pb_column(&c, "recorder_pid", INT4OID, Int32GetDatum(MyProcPid), false);
+
+	pb_recorder_repair();
+	pb_recorder_insert("polarbench_run_data", &c, " RETURNING run_id");
+	if (SPI_processed != 1)
+		elog(ERROR, "polarbench recorder: run row not inserted");
+	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+										 SPI_tuptable->tupdesc, 1, &isnull));
+	pb_recorder_commit();
+	return run_id;
+}
+
+/*
+ * pb_recorder_progress
+ *		Insert one progress row and publish its line for the launcher.
+ */
+static void
+pb_recorder_progress(int64 run_id, double elapsed, const PbRunSummary *s)
+{
+	PbColumns	c = {0};
+	char		line[256];
+
+	pb_column(&c, "run_id", INT8OID, Int64GetDatum(run_id), false);
+	pb_column(&c, "elapsed", FLOAT8OID, Float8GetDatum(elapsed), false);
+	pb_summary_columns(&c, s);
+	pb_xact_begin(NIL);
+	pb_recorder_insert("polarbench_progress_data", &c, "");
+	pb_recorder_commit();
+
+	pb_progress_line(line, sizeof(line), elapsed, s);
+	SpinLockAcquire(&recorder_run->mutex);
+	strlcpy(recorder_run->progress_line, line, sizeof(recorder_run->progress_line));
+	recorder_run->progress_seq++;
+	SpinLockRelease(&recorder_run->mutex);
+	pb_wake_launcher(recorder_run);
+}
+
+/*
+ * pb_recorder_statements
+ *		Insert the per-command figures of every script, summed over clients.
+ */
+static void
+pb_recorder_statements(int64 run_id, PbScriptSet *set, char *slots)
+{
+	PbRunShared *run = recorder_run;
+	int			offset = 0;
+
+	for (int s = 0; s < set->nscripts; s++)
+	{
+		PbScript   *script = &set->scripts[s];
+
+		for (int cmd = 0; cmd < script->ncommands; cmd++)
+		{
+			PbColumns	c = {0};
+			uint64		executions = 0;
+			uint64		failures = 0;
+			uint64		total_ns = 0;
+
+			for (int i = 0; i < run->nclients; i++)
+			{
+				PbCommandStats *stats = pb_slot_commands(pb_slot(run, slots, i));
+
+				executions += pg_atomic_read_u64(&stats[offset + cmd].executions);
+				failures += pg_atomic_read_u64(&stats[offset + cmd].failures);
+				total_ns += pg_atomic_read_u64(&stats[offset + cmd].total_ns);
+			}
+			pb_column(&c, "run_id", INT8OID, Int64GetDatum(run_id), false);
+			pb_column(&c, "script_no", INT4OID, Int32GetDatum(s + 1), false);
+			pb_column(&c, "command_no", INT4OID, Int32GetDatum(cmd + 1), false);
+			pb_column(&c, "line", INT4OID, Int32GetDatum(script->commands[cmd].line), false);
+			pb_column(&c, "command", TEXTOID,
+					  CStringGetTextDatum(script->commands[cmd].text), false);
+			pb_column(&c, "executions", INT8OID, Int64GetDatum(executions), false);
+			pb_column(&c, "failures", INT8OID, Int64GetDatum(failures), false);
+			pb_column(&c, "latency_avg", FLOAT8OID,
+					  Float8GetDatum(executions > 0 ? total_ns / 1e6 / executions : 0),
+					  executions == 0);
+			pb_recorder_insert("polarbench_statement_data", &c, "");
+		}
+		offset += script->ncommands;
+	}
+}
+
+/*
+ * pb_recorder_finish
+ *		Write the run's summary and final status, and the per-command
+ *		figures, in one transaction.
+ */
+static void
+pb_recorder_finish(int64 run_id, PbScriptSet *set, char *slots)
+{
+	PbRunShared *run = recorder_run;
+	PbRunSummary s;
+	PbColumns	c = {0};
+	const char *status;
+	double		seconds;
+	uint32		reason = pg_atomic_read_u32(&run->stop_reason);
+	bool		none;
+
+	seconds = pb_run_seconds(run, slots);
+	pb_summary_final(run, slots, seconds, &s);
+
+	/* a run that measured nothing is no result */
+	if (reason == PB_STOP_NONE && run->start_ns > 0 && run->duration > 0 &&
+		s.transactions + s.failed == 0)
+	{
+		pb_fail_run_hint(run, PB_FAILED_BY_LAUNCHER,
+						 ERRCODE_INVALID_PARAMETER_VALUE,
+						 psprintf("no transaction ended within the run's duration of %g s",
+								  run->duration),
+						 NULL,
+						 "Give a duration long enough for at least one transaction.");
+		reason = pg_atomic_read_u32(&run->stop_reason);
+	}
+
+	status = reason == PB_STOP_FAILED ? "failed" :
+		reason == PB_STOP_CANCELED ? "canceled" : "finished";
+	none = (s.transactions == 0);
+
+	pb_xact_begin(NIL);
+	pb_column(&c, "status", TEXTOID, CStringGetTextDatum(status), false);
+	pb_column(&c, "ended_at", TIMESTAMPTZOID,
+			  TimestampTzGetDatum(GetCurrentTransactionStartTimestamp()), false);
+	pb_column(&c, "seconds", FLOAT8OID, Float8GetDatum(seconds), false);
+	pb_column(&c, "statements", INT8OID, Int64GetDatum(s.statements), false);
+	pb_summary_columns(&c, &s);
+	pb_column(&c, "latency_p50", FLOAT8OID, Float8GetDatum(s.latency_p50), none);
+	pb_column(&c, "latency_p95", FLOAT8OID, Float8GetDatum(s.latency_p95), none);
+	pb_column(&c, "latency_p99", FLOAT8OID, Float8GetDatum(s.latency_p99), none);
+	pb_column(&c, "latency_max", FLOAT8OID, Float8GetDatum(s.latency_max), none);
+	SpinLockAcquire(&run->mutex);
+	pb_column(&c, "error_sqlstate", TEXTOID,
+			  CStringGetTextDatum(unpack_sql_state(run->error.sqlerrcode)),
+			  reason != PB_STOP_FAILED);
+	pb_column(&c, "error_message", TEXTOID, CStringGetTextDatum(run->error.message),
+			  reason != PB_STOP_FAILED);
+	SpinLockRelease(&run->mutex);
+	pb_recorder_update_run(&c, run_id);
+	if (run->start_ns > 0)
+		pb_recorder_statements(run_id, set, slots);
+	pb_recorder_commit();
+	SpinLockAcquire(&run->mutex);
+	run->recorded = true;
+	SpinLockRelease(&run->mutex);
+}
+
+/*
+ * pb_recorder_delete_run
+ *		Remove the row of a run that never started.
+ */
+static void
+pb_recorder_delete_run(int64 run_id)
+{
+	PbColumns	c = {0};
+
+	pb_column(&c, "run_id", INT8OID, Int64GetDatum(run_id), false);
+	pb_xact_begin(NIL);
+	pb_recorder_exec(psprintf("DELETE FROM %s WHERE run_id = $1",
+							  pb_table("polarbench_run_data")), &c);
+	pb_recorder_commit();
+}
+
+/* Whether every client has exited. */
+static bool
+pb_clients_exited(PbRunShared *run, char *slots)
+{
+	for (int i = 0; i < run->nclients; i++)
+		if (pg_atomic_read_u32(&pb_slot(run, slots, i)->status) != PB_SLOT_EXITED)
+			return false;
+	return true;
+}
+
+/* Sleep until woken, or for at most timeout_ms. */
+static void
+pb_recorder_wait(long timeout_ms)
+{
+	(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+					 Max(timeout_ms, 1), PG_WAIT_EXTENSION);
+	ResetLatch(MyLatch);
+	CHECK_FOR_INTERRUPTS();
+}
+
+/*
+ * pb_recorder_settings
+ *		The recorder runs as the caller's role, with the role's and the
+ *		database's settings; those that would stop it from writing its fixed
+ *		rows are put back to what the recorder needs.
+ */
+static void
+pb_recorder_settings(void)
+{
+	static const char *const settings[][2] = {
+		{"search_path", "pg_catalog, pg_temp"},
+		{"default_transaction_read_only", "off"},
+		{"default_transaction_isolation", "read committed"},
+		{"default_transaction_deferrable", "off"},
+		{"statement_timeout", "0"},
+		{"lock_timeout", "0"},
+		{"idle_in_transaction_session_timeout", "0"},
+		{"transaction_timeout", "0"},
+	};
+
+	for (int i = 0; i < lengthof(settings); i++)
+		if (GetConfigOption(settings[i][0], true, false) != NULL)
+			SetConfigOption(settings[i][0], settings[i][1], PGC_SUSET,
+							PGC_S_OVERRIDE);
+}
+
+/*
+ * pb_recorder_lock_tables
+ *		Lock the result tables for the recorder's whole life, so that DROP
+ *		EXTENSION waits for the run to be recorded instead of dropping the
+ *		tables under it.  Session locks: they outlast each write's
+ *		transaction.  As the recorder holds them, its own writes go ahead of
+ *		a DROP queued for the tables.
+ */
+static void
+pb_recorder_lock_tables(void)
+{
+	static const char *const tables[PB_RECORDER_NLOCKS] = {
+		"polarbench_run_data", "polarbench_run_data_run_id_seq",
+		"polarbench_progress_data", "polarbench_statement_data"
+	};
+	Oid			nspid;
+
+	pb_xact_begin(NIL);
+	nspid = get_namespace_oid(recorder_run->schema, false);
+	for (int i = 0; i < lengthof(tables); i++)
+	{
+		LockRelId	relid;
+		Oid			oid = get_relname_relid(tables[i], nspid);
+
+		if (!OidIsValid(oid))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_TABLE),
+					 errmsg("relation \"%s.%s\" does not exist",
+							recorder_run->schema, tables[i]),
+					 errdetail("The polarbench extension was dropped while the run started.")));
+		relid.relId = oid;
+		relid.dbId = MyDatabaseId;
+		LockRelationIdForSession(&relid, AccessShareLock);
+		recorder_locks[recorder_nlocks++] = relid;
+	}
+	pb_recorder_commit();
+}
+
+/*
+ * pb_recorder_main
+ *		Entry point of the recorder worker; main_arg is the run's segment.
+ */
+void
+pb_recorder_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	shm_toc    *toc;
+	char	   *slots;
+	PbRunShared *run;
+	PbRunConfig *config;
+	PbScriptSet *set;
+
+	seg = pb_worker_attach(main_arg, "polarbench recorder");
+	toc = shm_toc_attach(PB_RUN_MAGIC, dsm_segment_address(seg));
+	if (toc == NULL)
+		elog(ERROR, "invalid polarbench run segment");
+	run = shm_toc_lookup(toc, PB_KEY_RUN, false);
+	slots = shm_toc_lookup(toc, PB_KEY_SLOTS, false);
+	recorder_run = run;
+	before_shmem_exit(pb_recorder_exit, (Datum) 0);
+	pg_atomic_write_u32(&run->recorder_pgprocno, PB_MY_PGPROCNO + 1);
+
+	BackgroundWorkerInitializeConnectionByOid(run->database, run->role, 0);
+	pgstat_report_appname("polarbench recorder");
+	pb_recorder_settings();
+
+	PG_TRY();
+	{
+		pb_recorder_lock_tables();
+		config = pb_config_deserialize(shm_toc_lookup(toc, PB_KEY_CONFIG, false));
+		set = pb_config_build_scripts(config, false);
+		pb_recorder_record(run, slots, config, set);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		/* the launcher tells the caller why the run is not recorded */
+		HOLD_INTERRUPTS();
+		MemoryContextSwitchTo(TopMemoryContext);
+		edata = CopyErrorData();
+		pb_fail_run_error(run, PB_FAILED_BY_RECORDER, edata->sqlerrcode,
+						  edata->message, edata->detail, edata->hint,
+						  edata->context);
+		RESUME_INTERRUPTS();
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	proc_exit(0);
+}
+
+/*
+ * pb_recorder_record
+ *		Record the run from its start to its end.
+ */
+static void
+pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config,
+				   PbScriptSet *set)
+{
+	int64		run_id;
+	PbTotals	last = {0};
+	int64		last_ns = 0;
+	int			ticks = 0;
+
+	run_id = pb_recorder_insert_run(config);
+	SpinLockAcquire(&run->mutex);
+	run->run_id = run_id;
+	run->recorder_ready = true;
+	SpinLockRelease(&run->mutex);
+	pb_wake_launcher(run);
+
+	while (pg_atomic_read_u32(&run->state) == PB_STATE_STARTING)
+		pb_recorder_wait(1000);
+
+	if (pg_atomic_read_u32(&run->stop_reason) == PB_STOP_ABORTED)
+	{
+		pb_recorder_delete_run(run_id);
+		return;
+	}
+
+	pgstat_report_activity(STATE_RUNNING, "polarbench: recording");
+	last_ns = run->start_ns;
+	while (!pb_clients_exited(run, slots))
+	{
+		long		timeout = 1000;
+
+		if (run->progress_interval > 0 && run->start_ns > 0)
+		{
+			int64		tick = run->start_ns +
+				(int64) (ticks + 1) * run->progress_interval * INT64CONST(1000000000);
+			int64		now = pb_now_ns();
+
+			if (now >= tick)
+			{
+				PbTotals	totals;
+				PbRunSummary interval;
+
+				pb_totals_read(run, slots, &totals);
+				/* the figures cover the time since the last reading */
+				pb_summary_interval(&last, &totals, (now - last_ns) / 1e9,
+									&interval);
+				last = totals;
+				last_ns = now;
+				ticks++;
+				pb_recorder_progress(run_id, (double) ticks * run->progress_interval,
+									 &interval);
+				continue;
+			}
+			timeout = Min(timeout, (tick - now) / 1000000 + 1);
+		}
+		pb_recorder_wait(timeout);
+	}
+
+	pb_recorder_finish(run_id, set, slots);
+	pb_scriptset_free(set);
+}

@@ -1,0 +1,329 @@
+/*-------------------------------------------------------------------------
+ *
+ * polarbench.h
+ *	  Declarations shared by the run engine: the dynamic shared memory
+ *	  segment that a run's launcher, clients and recorder share, and the
+ *	  functions each of those files exports.
+ *
+ * A run is driven by the backend that called polarbench_run() (the
+ * launcher).  It starts one background worker per client and one recorder,
+ * which alone writes the run's rows into the result tables, in transactions
+ * of its own, so that other sessions see a run while it goes on.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef POLARBENCH_H
+#define POLARBENCH_H
+
+#include "postgres.h"
+
+#include "port/atomics.h"
+#include "storage/condition_variable.h"
+#include "storage/dsm.h"
+#include "storage/latch.h"
+#include "storage/spin.h"
+#include "datatype/timestamp.h"
+#include "fmgr.h"
+
+#include "compat.h"
+#include "worker.h"
+#include "pb_script.h"
+
+#include <time.h>
+
+/*
+ * pb_now_ns
+ *		The monotonic clock in nanoseconds; comparable across processes.
+ */
+static inline int64
+pb_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64) ts.tv_sec * INT64CONST(1000000000) + ts.tv_nsec;
+}
+
+/*
+ * pb_counter_add
+ *		Add to a counter that only this process writes: a plain atomic read
+ *		and write, no locked instruction.
+ */
+static inline void
+pb_counter_add(pg_atomic_uint64 *counter, uint64 n)
+{
+	pg_atomic_write_u64(counter, pg_atomic_read_u64(counter) + n);
+}
+
+/* magic number of a run's shm_toc */
+#define PB_RUN_MAGIC			0x50425231
+
+/* shm_toc keys */
+#define PB_KEY_RUN				1
+#define PB_KEY_CONFIG			2
+#define PB_KEY_SLOTS			3
+
+/*
+ * Latency histogram: log-linear buckets over nanoseconds.  Values below
+ * 2 * PB_HIST_SUB are exact; above, each power of two is split into
+ * PB_HIST_SUB buckets, so a bucket is at most 1/64 of its value wide.
+ */
+#define PB_HIST_SUB_BITS		6
+#define PB_HIST_SUB				(1 << PB_HIST_SUB_BITS)
+#define PB_HIST_MAX_SHIFT		38
+#define PB_HIST_BUCKETS			(2 * PB_HIST_SUB + PB_HIST_MAX_SHIFT * PB_HIST_SUB)
+
+/* Run states, in PbRunShared.state */
+typedef enum PbRunState
+{
+	PB_STATE_STARTING = 0,		/* workers preparing */
+	PB_STATE_RUNNING,			/* clients released */
+	PB_STATE_STOPPING			/* clients told to stop */
+} PbRunState;
+
+/* Why a run stops, in PbRunShared.stop_reason; the first reason wins */
+typedef enum PbStopReason
+{
+	PB_STOP_NONE = 0,
+	PB_STOP_CANCELED,			/* launcher canceled or gone */
+	PB_STOP_FAILED,				/* a client failed */
+	PB_STOP_ABORTED				/* never started: nothing is recorded */
+} PbStopReason;
+
+/* A client slot's status */
+typedef enum PbSlotStatus
+{
+	PB_SLOT_STARTING = 0,
+	PB_SLOT_CONNECTED,			/* logged in, preparing */
+	PB_SLOT_READY,
+	PB_SLOT_EXITED
+} PbSlotStatus;
+
+/* Who failed a run, in PbRunShared.failed_client when not a client */
+#define PB_FAILED_BY_LAUNCHER	(-1)
+#define PB_FAILED_BY_RECORDER	(-2)
+
+/* Per-command counters, for the per-statement report */
+typedef struct PbCommandStats
+{
+	pg_atomic_uint64 executions;
+	pg_atomic_uint64 failures;
+	pg_atomic_uint64 total_ns;
+} PbCommandStats;
+
+/*
+ * Counters of one client.  Only that client writes them (single writer, so
+ * plain atomic reads and writes suffice, no locked instructions); the
+ * launcher and the recorder read them.  Each slot starts on a cache line
+ * of its own and is followed by its histogram and command counters.
+ */
+typedef struct PbClientSlot
+{
+	pg_atomic_uint32 status;	/* PbSlotStatus */
+	int			pid;
+	pg_atomic_uint32 pgprocno;	/* pgprocno + 1, 0 before it runs */
+	pg_atomic_uint64 transactions;	/* finished, successful or not */
+	pg_atomic_uint64 failed;		/* serialization or deadlock failures */
+	pg_atomic_uint64 statements;	/* SQL commands executed */
+	pg_atomic_uint64 latency_sum_ns;
+	pg_atomic_uint64 latency_sumsq; /* double bits, ms^2 */
+	pg_atomic_uint64 latency_max_ns;
+	int64		finish_ns;		/* monotonic clock when the client stopped */
+	/* uint64 histogram[PB_HIST_BUCKETS] and PbCommandStats[] follow */
+} PbClientSlot;
+
+/* The run's shared state */
+typedef struct PbRunShared
+{
+	/* set by the launcher before any worker starts */
+	int			nclients;
+	Oid			database;
+	Oid			role;
+	Oid			owner;			/* extension owner, for the recorder */
+	char		schema[NAMEDATALEN];	/* extension schema */
+	double		duration;		/* seconds, 0 if none */
+	int64		transactions_limit; /* per client, 0 if none */
+	int			progress_interval;
+	int			ncommands;		/* over all scripts */
+	Size		slot_size;
+	Size		slots_offset;	/* of the slots from this struct, same segment */
+	int			launcher_pgprocno;
+	pg_atomic_uint32 recorder_pgprocno; /* pgprocno + 1, 0 before it runs */
+
+	pg_atomic_uint32 state;		/* PbRunState */
+	pg_atomic_uint32 stop_reason;	/* PbStopReason */
+	pg_atomic_uint32 nready;	/* clients ready to start */
+	ConditionVariable start_cv;
+	int64		start_ns;		/* monotonic clock when released */
+	int64		end_ns;			/* end of the duration, 0 if none */
+	int64		limit_ns;		/* polarbench.max_run_duration's end */
+
+	slock_t		mutex;			/* protects what follows */
+	int64		run_id;			/* assigned by the recorder, 0 before */
+	bool		recorder_ready;
+	bool		recorder_done;	/* the recorder has exited */
+	bool		recorded;		/* the run's final row is committed */
+	int			progress_seq;	/* bumped at each progress record */
+	char		progress_line[256];
+	int			failed_client;	/* client number, or PB_FAILED_BY_* */
+	PbSharedError error;		/* why the run failed; the first one wins */
+} PbRunShared;
+
+/* The figures of a run or of one progress interval */
+typedef struct PbRunSummary
+{
+	double		seconds;
+	int64		transactions;
+	int64		statements;
+	int64		failed;
+	double		tps;
+	double		qps;
+	double		latency_avg;	/* ms */
+	double		latency_stddev;
+	double		latency_p50;
+	double		latency_p95;
+	double		latency_p99;
+	double		latency_max;
+} PbRunSummary;
+
+/* Cumulative totals of all clients at one instant */
+typedef struct PbTotals
+{
+	int64		transactions;
+	int64		statements;
+	int64		failed;
+	int64		latency_sum_ns;
+	double		latency_sumsq;
+} PbTotals;
+
+/*
+ * The run's configuration as the launcher resolved it: what every worker
+ * needs to rebuild the script set.  Serialized into the segment.
+ */
+typedef struct PbRunConfig
+{
+	char	   *workload;		/* display name, e.g. "tpcb-like" */
+	int			nscripts;
+	char	  **script_names;
+	char	  **script_texts;
+	int		   *weights;
+	int			nvars;
+	char	  **var_names;
+	char	  **var_values;
+	char	   *vars_json;		/* as given, for the record, or NULL */
+	int64		random_seed;
+} PbRunConfig;
+
+/* What the caller asks of a run, beside its scripts */
+typedef struct PbRunParams
+{
+	int			nclients;
+	double		duration;		/* seconds, 0 if none */
+	int64		transactions;	/* per client, 0 if none */
+	int			progress;		/* seconds between reports, 0 if none */
+	int			ncommands;		/* over all scripts */
+	Oid			owner;			/* extension owner */
+	const char *schema;			/* extension schema */
+	bool		release_xmin;	/* the caller's snapshot is not needed */
+} PbRunParams;
+
+/* What a finished run gives back */
+typedef struct PbRunResult
+{
+	int64		run_id;
+	double		seconds;
+	PbRunSummary summary;
+} PbRunResult;
+
+/* run_launcher.c */
+extern void pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
+						  PbRunResult *result);
+
+/* run_config.c */
+extern Size pb_config_size(const PbRunConfig *config);
+extern void pb_config_serialize(const PbRunConfig *config, char *dest);
+extern PbRunConfig *pb_config_deserialize(const char *src);
+extern PbScriptSet *pb_config_build_scripts(const PbRunConfig *config,
+											bool check_vars);
+extern void pb_script_error(const PbError *err, const char *name,
+							const char *hint) pg_attribute_noreturn();
+
+/* run_shmem.c */
+extern PbClientSlot *pb_slot(PbRunShared *run, char *slots, int client);
+extern uint64 *pb_slot_histogram(PbClientSlot *slot);
+extern PbCommandStats *pb_slot_commands(PbClientSlot *slot);
+extern Size pb_slot_size(int ncommands);
+extern bool pb_set_stop(PbRunShared *run, PbStopReason reason);
+extern void pb_fail_run(PbRunShared *run, int client, int code,
+						const char *message, const char *detail);
+extern void pb_fail_run_hint(PbRunShared *run, int client, int code,
+							 const char *message, const char *detail,
+							 const char *hint);
+extern void pb_fail_run_error(PbRunShared *run, int client, int code,
+							  const char *message, const char *detail,
+							  const char *hint, const char *context);
+extern int64 pb_run_deadline(PbRunShared *run);
+extern void pb_fail_run_too_long(PbRunShared *run);
+
+/* detail of failures whose reason only the server log has */
+#define PB_SEE_LOG "See the server log for the reason."
+
+extern void pb_wake_launcher(PbRunShared *run);
+extern void pb_wake_clients(PbRunShared *run);
+extern void pb_wake_recorder(PbRunShared *run);
+
+/* histogram.c */
+extern void pb_hist_add(uint64 *hist, int64 value_ns);
+extern double pb_hist_percentile(const uint64 *hist, int64 count,
+								 double fraction);
+
+/* run_stats.c */
+extern double pb_run_seconds(PbRunShared *run, char *slots);
+extern void pb_totals_read(PbRunShared *run, char *slots, PbTotals *totals);
+extern void pb_summary_interval(const PbTotals *from, const PbTotals *to,
+								double seconds, PbRunSummary *summary);
+extern void pb_summary_final(PbRunShared *run, char *slots, double seconds,
+							 PbRunSummary *summary);
+extern void pb_progress_line(char *buf, size_t len, double elapsed,
+							 const PbRunSummary *interval);
+
+/* What a run cut short is recorded and shown as (run_status.c) */
+#define PB_INTERRUPTED_SQLSTATE	ERRCODE_ADMIN_SHUTDOWN
+#define PB_INTERRUPTED_MESSAGE	"the run was interrupted: its recorder stopped before the run ended"
+extern bool pb_recorder_running(int pid, TimestampTz since);
+
+/* run_check.c */
+extern int	pb_check_scripts(PbScriptSet *set, const char *const *values);
+extern void pb_check_memory(const PbScriptSet *set, int nclients, int nplans);
+
+/* run_snapshot.c */
+extern bool pb_can_release_snapshot(FunctionCallInfo fcinfo);
+extern void pb_release_xmin(void);
+extern void pb_refresh_xmin(void);
+
+/* run_lockwait.c */
+extern bool pb_waits_for_me(int pid);
+
+/* client_worker.c */
+extern PGDLLEXPORT void pb_client_main(Datum main_arg);
+
+/* recorder_worker.c */
+extern PGDLLEXPORT void pb_recorder_main(Datum main_arg);
+
+/* script_exec.c */
+typedef struct PbExecutor PbExecutor;
+extern PbExecutor *pb_executor_create(PbScriptSet *set, PbRunShared *run);
+extern void pb_executor_prepare(PbExecutor *exec);
+extern void pb_executor_prepare_plans(PbExecutor *exec);
+extern void pb_executor_check_values(PbExecutor *exec,
+									 const char *const *values);
+extern int	pb_executor_nplans(PbExecutor *exec);
+extern void pb_executor_free(PbExecutor *exec);
+extern void pb_executor_set_client(PbExecutor *exec, PbClientState *client);
+extern bool pb_executor_run_script(PbExecutor *exec, int script_no,
+								   PbCommandStats *stats,
+								   int64 *statements);
+extern void pb_executor_abort(PbExecutor *exec);
+extern int	pb_executor_current_command(PbExecutor *exec);
+
+#endif							/* POLARBENCH_H */

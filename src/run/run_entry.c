@@ -1,0 +1,691 @@
+/*-------------------------------------------------------------------------
+ *
+ * run_entry.c
+ *	  polarbench_run(): checks the caller's arguments, resolves them into a
+ *	  run configuration (scripts with weights, variables, scale, seed), and
+ *	  returns the launched run's summary as one row.
+ *
+ * Everything a caller can get wrong is found here, before any worker
+ * starts: unknown workloads, script syntax errors, variables never set,
+ * bad limits, too many clients for the background worker slots.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_extension.h"
+#include "commands/dbcommands.h"
+#include "commands/extension.h"
+#include "executor/execdesc.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/jsonb.h"
+#include "tcop/pquery.h"
+#include "utils/portal.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+#include "admission.h"
+#include "args.h"
+#include "run.h"
+#include "settings.h"
+
+PG_FUNCTION_INFO_V1(polarbench_run);
+
+/* Argument positions of polarbench_run() */
+enum
+{
+	ARG_WORKLOAD,
+	ARG_CLIENTS,
+	ARG_DURATION,
+	ARG_TRANSACTIONS,
+	ARG_PROGRESS,
+	ARG_SCRIPT,
+	ARG_SCRIPT_WEIGHT,
+	ARG_SCRIPTS,
+	ARG_WEIGHTS,
+	ARG_VARS,
+	ARG_RANDOM_SEED,
+	ARG_SCALE
+};
+
+/* Columns of polarbench_result, in order */
+enum
+{
+	RES_RUN_ID,
+	RES_WORKLOAD,
+	RES_CLIENTS,
+	RES_SECONDS,
+	RES_TRANSACTIONS,
+	RES_TPS,
+	RES_STATEMENTS,
+	RES_QPS,
+	RES_FAILED,
+	RES_LATENCY_AVG,
+	RES_LATENCY_STDDEV,
+	RES_LATENCY_P50,
+	RES_LATENCY_P95,
+	RES_LATENCY_P99,
+	RES_LATENCY_MAX,
+	RES_NCOLUMNS
+};
+
+/* pgbench's default: ten transactions per client */
+#define PB_DEFAULT_TRANSACTIONS 10
+
+/* A growing list of scripts and variables */
+typedef struct PbConfigBuilder
+{
+	PbRunConfig *config;
+	int			script_space;
+	int			var_space;
+	bool		builtin_used;
+	StringInfoData workload;
+} PbConfigBuilder;
+
+/*
+ * pb_grow
+ *		An array grown to n elements of the given size; NULL grows from none.
+ */
+static void *
+pb_grow(void *array, Size elemsize, int n)
+{
+	if (array == NULL)
+		return palloc(elemsize * n);
+	return repalloc(array, elemsize * n);
+}
+
+/*
+ * pb_add_script
+ *		Append one script with its weight.
+ */
+static void
+pb_add_script(PbConfigBuilder *b, const char *name, const char *text, int weight)
+{
+	PbRunConfig *c = b->config;
+
+	pb_check_range(psprintf("weight of script \"%s\"", name), weight, 0,
+				   PG_INT32_MAX, NULL);
+	if (c->nscripts == b->script_space)
+	{
+		b->script_space = Max(4, b->script_space * 2);
+		c->script_names = pb_grow(c->script_names, sizeof(char *), b->script_space);
+		c->script_texts = pb_grow(c->script_texts, sizeof(char *), b->script_space);
+		c->weights = pb_grow(c->weights, sizeof(int), b->script_space);
+	}
+	c->script_names[c->nscripts] = pstrdup(name);
+	c->script_texts[c->nscripts] = pstrdup(text);
+	c->weights[c->nscripts] = weight;
+	c->nscripts++;
+	if (b->workload.len > 0)
+		appendStringInfoChar(&b->workload, '+');
+	appendStringInfoString(&b->workload, name);
+}
+
+/*
+ * pb_add_var
+ *		Append a variable given from outside, replacing an earlier value.
+ */
+static void
+pb_add_var(PbConfigBuilder *b, const char *name, const char *value)
+{
+	PbRunConfig *c = b->config;
+
+	for (int i = 0; i < c->nvars; i++)
+		if (strcmp(c->var_names[i], name) == 0)
+		{
+			c->var_values[i] = pstrdup(value);
+			return;
+		}
+	if (c->nvars == b->var_space)
+	{
+		b->var_space = Max(8, b->var_space * 2);
+		c->var_names = pb_grow(c->var_names, sizeof(char *), b->var_space);
+		c->var_values = pb_grow(c->var_values, sizeof(char *), b->var_space);
+	}
+	c->var_names[c->nvars] = pstrdup(name);
+	c->var_values[c->nvars] = pstrdup(value);
+	c->nvars++;
+}
+
+/* Whether a variable of that name was given. */
+static bool
+pb_has_var(PbRunConfig *c, const char *name)
+{
+	for (int i = 0; i < c->nvars; i++)
+		if (strcmp(c->var_names[i], name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * pb_add_builtins
+ *		Add the built-in scripts a workload names: "name[@weight]", comma
+ *		separated; unique prefixes are accepted, as pgbench's -b.
+ */
+static void
+pb_add_builtins(PbConfigBuilder *b, const char *workload)
+{
+	char	   *copy = pstrdup(workload);
+	char	   *save = NULL;
+
+	for (char *item = strtok_r(copy, ",", &save); item != NULL;
+		 item = strtok_r(NULL, ",", &save))
+	{
+		char	   *at;
+		int			weight = 1;
+		const char *canonical = NULL;
+		const char *text;
+		char	   *name;
+
+		while (*item == ' ')
+			item++;
+		name = item;
+		at = strrchr(item, '@');
+		if (at != NULL)
+		{
+			PbError		err;
+
+			if (!pb_parse_weight(at, &weight, &err))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg_internal("%s", err.message),
+						 errhint("A weight is a whole number from 0 to %d, as in \"select-only@5\".",
+								 PG_INT32_MAX)));
+			*at = '\0';
+		}
+		for (char *end = name + strlen(name); end > name && end[-1] == ' ';)
+			*--end = '\0';
+
+		text = pb_builtin_script(name, &canonical);
+		if (text == NULL)
+		{
+			StringInfoData names;
+
+			initStringInfo(&names);
+			for (int i = 0; i < pb_builtin_count(); i++)
+				appendStringInfo(&names, "%s%s", i > 0 ? ", " : "",
+								 pb_builtin_name(i));
+			if (pb_builtin_matches(name) > 1)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("ambiguous builtin name: %d builtin scripts found for prefix \"%s\"",
+								pb_builtin_matches(name), name),
+						 errhint("The built-in workloads are %s.", names.data)));
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("no builtin script found for name \"%s\"", name),
+					 errhint("The built-in workloads are %s.", names.data)));
+		}
+		pb_add_script(b, canonical ? canonical : name, text, weight);
+		b->builtin_used = true;
+	}
+	if (b->config->nscripts == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("workload names no script")));
+}
+
+/*
+ * pb_add_json_vars
+ *		Variables from a JSON object of scalars, as pgbench's -D name=value.
+ */
+static void
+pb_add_json_vars(PbConfigBuilder *b, Jsonb *jb)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	char	   *key = NULL;
+	int			depth = 0;
+
+	if (!JB_ROOT_IS_OBJECT(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("vars must be a JSON object"),
+				 errhint("Pass variables as in '{\"scale\": 10, \"range\": 1000000}'.")));
+
+	it = JsonbIteratorInit(&jb->root);
+	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
+	{
+		char	   *value;
+
+		if (tok == WJB_BEGIN_OBJECT || tok == WJB_BEGIN_ARRAY)
+		{
+			if (++depth > 1)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("value of variable \"%s\" must be a number, a string or a boolean",
+								key ? key : "")));
+			continue;
+		}
+		if (tok == WJB_END_OBJECT || tok == WJB_END_ARRAY)
+		{
+			depth--;
+			continue;
+		}
+		if (tok == WJB_KEY)
+		{
+			key = pnstrdup(v.val.string.val, v.val.string.len);
+			if (!pb_valid_variable_name(key))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("invalid variable name: \"%s\"", key),
+						 errhint("A variable's name has letters, digits and underscores, and does not start with a digit.")));
+			continue;
+		}
+		switch (v.type)
+		{
+			case jbvString:
+				value = pnstrdup(v.val.string.val, v.val.string.len);
+				break;
+			case jbvNumeric:
+				value = DatumGetCString(DirectFunctionCall1(numeric_out,
+															NumericGetDatum(v.val.numeric)));
+				break;
+			case jbvBool:
+				value = v.val.boolean ? "true" : "false";
+				break;
+			default:
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("value of variable \"%s\" must be a number, a string or a boolean",
+								key ? key : "")));
+				value = NULL;	/* keep compiler quiet */
+		}
+		pb_add_var(b, key, value);
+	}
+}
+
+/*
+ * pb_detect_scale
+ *		The scale of the pgbench tables, as pgbench finds it: the number of
+ *		rows of pgbench_branches, read with the caller's rights.
+ */
+static int
+pb_detect_scale(void)
+{
+	bool		isnull;
+	int64		count;
+
+	SPI_connect();
+	if (SPI_execute("SELECT pg_catalog.to_regclass('pgbench_branches') IS NULL",
+					true, 1) != SPI_OK_SELECT ||
+		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+								   1, &isnull)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("could not count number of branches: relation \"pgbench_branches\" does not exist"),
+				 errhint("Perhaps you need to do initialization (polarbench_init('pgbench')) in database \"%s\".",
+						 get_database_name(MyDatabaseId))));
+	if (SPI_execute("SELECT count(*) FROM pgbench_branches", true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not count number of branches");
+	count = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+										SPI_tuptable->tupdesc, 1, &isnull));
+	SPI_finish();
+	if (count < 1 || count > PG_INT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("invalid count(*) from pgbench_branches: \"" INT64_FORMAT "\"", count),
+				 errhint("Perhaps you need to do initialization (polarbench_init('pgbench')) in database \"%s\".",
+						 get_database_name(MyDatabaseId))));
+	return (int) count;
+}
+
+/*
+ * pb_extension_owner
+ *		The owner of the polarbench extension, who owns its result tables,
+ *		and the extension's schema.
+ */
+static Oid
+pb_extension_owner(Oid extoid, Oid *schema)
+{
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	Oid			owner = InvalidOid;
+
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(extoid));
+	scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
+	tuple = systable_getnext(scan);
+	if (HeapTupleIsValid(tuple))
+	{
+		owner = ((Form_pg_extension) GETSTRUCT(tuple))->extowner;
+		*schema = ((Form_pg_extension) GETSTRUCT(tuple))->extnamespace;
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	if (!OidIsValid(owner))
+		elog(ERROR, "extension polarbench not found");
+	return owner;
+}
+
+/*
+ * pb_check_caller
+ *		Refuse what cannot work: a benchmark started from a restricted
+ *		context, from a transaction whose changes the clients could not see
+ *		(and whose locks they might wait for forever), or by a role that may
+ *		not log in (the clients log in as it).
+ */
+static void
+pb_check_caller(void)
+{
+	pb_refuse_in_worker("polarbench_run");
+	if (InSecurityRestrictedOperation())
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("cannot start a benchmark within a security-restricted operation")));
+	if (TransactionIdIsValid(GetTopTransactionIdIfAny()))
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("polarbench_run cannot run in a transaction that has written data or taken an ACCESS EXCLUSIVE lock"),
+				 errdetail("Benchmark clients run in transactions of their own: they cannot see this transaction's changes and could wait for its locks."),
+				 errhint("Commit or roll back first, then start the run.")));
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("cannot record a benchmark run during recovery"),
+				 errhint("Start runs on the primary.")));
+
+	pb_check_role_can_login("Benchmark clients log in as the role that starts the run.",
+							NULL);
+}
+
+/*
+ * pb_check_one_dimension
+ *		An array argument must be one-dimensional and not empty.
+ */
+static void
+pb_check_one_dimension(ArrayType *array, const char *name)
+{
+	if (ARR_NDIM(array) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("%s must be a one-dimensional array", name)));
+	if (ARR_NDIM(array) == 0 || ArrayGetNItems(ARR_NDIM(array), ARR_DIMS(array)) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must not be empty", name)));
+}
+
+/*
+ * pb_fixed_values
+ *		The string value of every variable of set that keeps one value for
+ *		the whole run unless a script sets it: those given in vars, and the
+ *		ones each client predefines (for client_id, the largest).  NULL for
+ *		the others.
+ */
+static const char *const *
+pb_fixed_values(const PbRunConfig *config, PbScriptSet *set, int nclients)
+{
+	const char **values = palloc0(sizeof(char *) * Max(set->nvars, 1));
+	int			id;
+
+	if ((id = pb_var_id(set, "client_id", false)) >= 0)
+		values[id] = psprintf("%d", nclients - 1);
+	if ((id = pb_var_id(set, "random_seed", false)) >= 0)
+		values[id] = psprintf(INT64_FORMAT, config->random_seed);
+	if ((id = pb_var_id(set, "default_seed", false)) >= 0)
+		values[id] = psprintf(INT64_FORMAT, config->random_seed);
+	for (int i = 0; i < config->nvars; i++)
+		if ((id = pb_var_id(set, config->var_names[i], false)) >= 0)
+			values[id] = config->var_values[i];
+	return values;
+}
+
+/*
+ * polarbench_run
+ *		SQL entry point: see polarbench_run() in the install script.
+ */
+Datum
+polarbench_run(PG_FUNCTION_ARGS)
+{
+	PbConfigBuilder b;
+	PbRunConfig *config;
+	PbRunParams params;
+	PbRunResult result;
+	PbScriptSet *set;
+	TupleDesc	tupdesc;
+	Datum		values[RES_NCOLUMNS];
+	bool		nulls[RES_NCOLUMNS];
+	Oid			extoid;
+	Oid			schema = InvalidOid;
+	int			clients;
+	int			ncommands = 0;
+	int			nplans;
+	int			scale = 1;
+
+	pb_check_caller();
+
+	/* limits */
+	if (PG_ARGISNULL(ARG_CLIENTS))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("clients must not be null")));
+	clients = PG_GETARG_INT32(ARG_CLIENTS);
+	pb_check_range("clients", clients, 1, PB_NO_MAXIMUM, NULL);
+	if (clients + 1 > max_worker_processes)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("%d clients need %d background workers, more than max_worker_processes allows",
+						clients, clients + 1),
+				 errdetail("A run needs one background worker per client and one more for its recorder."),
+				 errhint("Raise max_worker_processes (it takes a server restart), or run with fewer clients.")));
+
+	memset(&params, 0, sizeof(params));
+	params.nclients = clients;
+	if (!PG_ARGISNULL(ARG_DURATION) && !PG_ARGISNULL(ARG_TRANSACTIONS))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("specify either duration or transactions, not both")));
+	if (!PG_ARGISNULL(ARG_DURATION))
+	{
+		params.duration = PG_GETARG_FLOAT8(ARG_DURATION);
+		if (!(params.duration > 0) || isinf(params.duration))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("duration must be a positive number of seconds")));
+		if (params.duration > pb_max_run_duration)
+			ereport(ERROR,
+					(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+					 errmsg("duration %g s exceeds polarbench.max_run_duration (%d s)",
+							params.duration, pb_max_run_duration),
+					 errhint("Run for a shorter time, or ask a superuser to raise polarbench.max_run_duration.")));
+	}
+	else if (!PG_ARGISNULL(ARG_TRANSACTIONS))
+	{
+		params.transactions = PG_GETARG_INT64(ARG_TRANSACTIONS);
+		pb_check_range("transactions", params.transactions, 1, PB_NO_MAXIMUM,
+					   NULL);
+	}
+	else
+		params.transactions = PB_DEFAULT_TRANSACTIONS;
+	if (!PG_ARGISNULL(ARG_PROGRESS))
+	{
+		params.progress = PG_GETARG_INT32(ARG_PROGRESS);
+		pb_check_range("progress", params.progress, 0, PB_NO_MAXIMUM,
+					   "progress is the number of seconds between progress reports; 0 turns them off.");
+	}
+
+	/* scripts */
+	memset(&b, 0, sizeof(b));
+	b.config = config = palloc0(sizeof(PbRunConfig));
+	initStringInfo(&b.workload);
+	if (!PG_ARGISNULL(ARG_WORKLOAD))
+		pb_add_builtins(&b, text_to_cstring(PG_GETARG_TEXT_PP(ARG_WORKLOAD)));
+	if (!PG_ARGISNULL(ARG_SCRIPT))
+	{
+		int			weight = PG_ARGISNULL(ARG_SCRIPT_WEIGHT) ? 1 :
+			PG_GETARG_INT32(ARG_SCRIPT_WEIGHT);
+
+		pb_add_script(&b, "custom", text_to_cstring(PG_GETARG_TEXT_PP(ARG_SCRIPT)),
+					  weight);
+	}
+	if (!PG_ARGISNULL(ARG_SCRIPTS))
+	{
+		Datum	   *texts;
+		bool	   *text_nulls;
+		int			ntexts;
+		Datum	   *weights = NULL;
+		bool	   *weight_nulls = NULL;
+		int			nweights = 0;
+
+		pb_check_one_dimension(PG_GETARG_ARRAYTYPE_P(ARG_SCRIPTS), "scripts");
+		deconstruct_array(PG_GETARG_ARRAYTYPE_P(ARG_SCRIPTS), TEXTOID, -1, false,
+						  TYPALIGN_INT, &texts, &text_nulls, &ntexts);
+		if (!PG_ARGISNULL(ARG_WEIGHTS))
+		{
+			pb_check_one_dimension(PG_GETARG_ARRAYTYPE_P(ARG_WEIGHTS), "weights");
+			deconstruct_array(PG_GETARG_ARRAYTYPE_P(ARG_WEIGHTS), INT4OID, 4, true,
+							  TYPALIGN_INT, &weights, &weight_nulls, &nweights);
+			if (nweights != ntexts)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("weights has %d elements but scripts has %d",
+								nweights, ntexts),
+						 errhint("Give one weight per script, or none.")));
+		}
+		for (int i = 0; i < ntexts; i++)
+		{
+			char		name[32];
+
+			if (text_nulls[i] || (weights && weight_nulls[i]))
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("scripts and weights must not contain nulls")));
+			snprintf(name, sizeof(name), "script %d", i + 1);
+			pb_add_script(&b, name, TextDatumGetCString(texts[i]),
+						  weights ? DatumGetInt32(weights[i]) : 1);
+		}
+	}
+	else if (!PG_ARGISNULL(ARG_WEIGHTS))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("weights given without scripts")));
+	if (config->nscripts == 0)
+		pb_add_builtins(&b, "tpcb-like");
+	{
+		int64		total = 0;
+
+		for (int i = 0; i < config->nscripts; i++)
+			total += config->weights[i];
+		if (total == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("total script weight must not be zero")));
+	}
+	config->workload = b.workload.data;
+
+	/* variables */
+	if (!PG_ARGISNULL(ARG_VARS))
+	{
+		Jsonb	   *jb = PG_GETARG_JSONB_P(ARG_VARS);
+
+		pb_add_json_vars(&b, jb);
+		config->vars_json = DatumGetCString(DirectFunctionCall1(jsonb_out,
+																JsonbPGetDatum(jb)));
+	}
+	if (!PG_ARGISNULL(ARG_SCALE))
+	{
+		scale = PG_GETARG_INT32(ARG_SCALE);
+		pb_check_range("scale", scale, 1, PB_NO_MAXIMUM, NULL);
+	}
+	if (b.builtin_used)
+	{
+		int			detected = pb_detect_scale();
+
+		if (!PG_ARGISNULL(ARG_SCALE) && detected != scale)
+			ereport(NOTICE,
+					(errmsg("scale option ignored, using count from pgbench_branches table (%d)",
+							detected)));
+		scale = detected;
+	}
+	if (!pb_has_var(config, "scale"))
+	{
+		char		num[16];
+
+		snprintf(num, sizeof(num), "%d", scale);
+		pb_add_var(&b, "scale", num);
+	}
+
+	if (!PG_ARGISNULL(ARG_RANDOM_SEED))
+		config->random_seed = PG_GETARG_INT64(ARG_RANDOM_SEED);
+	else if (!pg_strong_random(&config->random_seed, sizeof(config->random_seed)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not generate a random seed")));
+
+	/* every script must parse, and every variable be set, before we start */
+	set = pb_config_build_scripts(config, true);
+	for (int i = 0; i < set->nscripts; i++)
+		ncommands += set->scripts[i].ncommands;
+	params.ncommands = ncommands;
+	if (ncommands > pb_max_script_commands)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("the run's scripts have %d commands, more than polarbench.max_script_commands (%d)",
+						ncommands, pb_max_script_commands),
+				 errhint("Use shorter scripts, or ask a superuser to raise polarbench.max_script_commands.")));
+
+	/* every SQL command must prepare, and every fixed value fit its type */
+	nplans = pb_check_scripts(set, pb_fixed_values(config, set, clients));
+	pb_check_memory(set, clients, nplans);
+	pb_scriptset_free(set);
+
+	extoid = get_extension_oid("polarbench", false);
+	params.owner = pb_extension_owner(extoid, &schema);
+	params.schema = get_namespace_name(schema);
+
+	params.release_xmin = pb_can_release_snapshot(fcinfo);
+	if (!params.release_xmin)
+		ereport(NOTICE,
+				(errmsg("this run holds back the removal of dead rows until it ends"),
+				 errdetail("The calling statement's snapshot stays in use while the run goes on, so row versions the clients make dead cannot be pruned, which slows workloads that update."),
+				 errhint("Run it as a statement of its own, such as SELECT * FROM polarbench_run(...), at READ COMMITTED, in a transaction that has written nothing and has no cursor open.")));
+
+	pb_launch_run(config, &params, &result);
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE ||
+		tupdesc->natts != RES_NCOLUMNS)
+		elog(ERROR, "return type must be polarbench_result");
+	tupdesc = BlessTupleDesc(tupdesc);
+	memset(nulls, 0, sizeof(nulls));
+	values[RES_RUN_ID] = Int64GetDatum(result.run_id);
+	values[RES_WORKLOAD] = CStringGetTextDatum(config->workload);
+	values[RES_CLIENTS] = Int32GetDatum(clients);
+	values[RES_SECONDS] = Float8GetDatum(result.seconds);
+	values[RES_TRANSACTIONS] = Int64GetDatum(result.summary.transactions);
+	values[RES_TPS] = Float8GetDatum(result.summary.tps);
+	values[RES_STATEMENTS] = Int64GetDatum(result.summary.statements);
+	values[RES_QPS] = Float8GetDatum(result.summary.qps);
+	values[RES_FAILED] = Int64GetDatum(result.summary.failed);
+	values[RES_LATENCY_AVG] = Float8GetDatum(result.summary.latency_avg);
+	values[RES_LATENCY_STDDEV] = Float8GetDatum(result.summary.latency_stddev);
+	values[RES_LATENCY_P50] = Float8GetDatum(result.summary.latency_p50);
+	values[RES_LATENCY_P95] = Float8GetDatum(result.summary.latency_p95);
+	values[RES_LATENCY_P99] = Float8GetDatum(result.summary.latency_p99);
+	values[RES_LATENCY_MAX] = Float8GetDatum(result.summary.latency_max);
+	/* no latency without a transaction */
+	if (result.summary.transactions == 0)
+		for (int i = RES_LATENCY_AVG; i <= RES_LATENCY_MAX; i++)
+			nulls[i] = true;
+
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}

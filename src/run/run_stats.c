@@ -1,0 +1,150 @@
+/*-------------------------------------------------------------------------
+ *
+ * run_stats.c
+ *	  The figures of a run computed from its clients' counters: totals at
+ *	  an instant, the figures of a progress interval, and a run's final
+ *	  summary with its percentiles from the merged histograms.
+ *
+ * calls: run_shmem.c, histogram.c.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "run.h"
+
+/*
+ * pb_totals_read
+ *		Sum the cumulative counters of every client.
+ */
+void
+pb_totals_read(PbRunShared *run, char *slots, PbTotals *totals)
+{
+	memset(totals, 0, sizeof(PbTotals));
+	for (int i = 0; i < run->nclients; i++)
+	{
+		PbClientSlot *slot = pb_slot(run, slots, i);
+		uint64		sumsq = pg_atomic_read_u64(&slot->latency_sumsq);
+		double		d;
+
+		memcpy(&d, &sumsq, sizeof(d));
+		totals->transactions += pg_atomic_read_u64(&slot->transactions);
+		totals->statements += pg_atomic_read_u64(&slot->statements);
+		totals->failed += pg_atomic_read_u64(&slot->failed);
+		totals->latency_sum_ns += pg_atomic_read_u64(&slot->latency_sum_ns);
+		totals->latency_sumsq += d;
+	}
+}
+
+/*
+ * pb_summary_interval
+ *		Figures of the interval between two readings of the totals; the
+ *		latency average and deviation are over the successful transactions
+ *		of the interval, as pgbench's progress reports.
+ */
+void
+pb_summary_interval(const PbTotals *from, const PbTotals *to,
+					double seconds, PbRunSummary *summary)
+{
+	int64		done = to->transactions - from->transactions;
+	int64		failed = to->failed - from->failed;
+	int64		ok = done - failed;
+
+	memset(summary, 0, sizeof(PbRunSummary));
+	summary->seconds = seconds;
+	summary->transactions = ok;
+	summary->statements = to->statements - from->statements;
+	summary->failed = failed;
+	if (seconds > 0)
+	{
+		summary->tps = ok / seconds;
+		summary->qps = summary->statements / seconds;
+	}
+	if (ok > 0)
+	{
+		double		sum = (to->latency_sum_ns - from->latency_sum_ns) / 1e6;
+		double		sumsq = to->latency_sumsq - from->latency_sumsq;
+		double		var;
+
+		summary->latency_avg = sum / ok;
+		var = sumsq / ok - summary->latency_avg * summary->latency_avg;
+		summary->latency_stddev = var > 0 ? sqrt(var) : 0;
+	}
+}
+
+/*
+ * pb_summary_final
+ *		Figures of a whole run, with percentiles from the merged histograms
+ *		of every client.  Meant to be called once the clients have exited.
+ */
+void
+pb_summary_final(PbRunShared *run, char *slots, double seconds,
+				 PbRunSummary *summary)
+{
+	PbTotals	zero = {0};
+	PbTotals	totals;
+	uint64	   *merged;
+	int64		ok;
+	int64		max_ns = 0;
+
+	pb_totals_read(run, slots, &totals);
+	pb_summary_interval(&zero, &totals, seconds, summary);
+
+	merged = palloc0(sizeof(uint64) * PB_HIST_BUCKETS);
+	for (int i = 0; i < run->nclients; i++)
+	{
+		PbClientSlot *slot = pb_slot(run, slots, i);
+		uint64	   *hist = pb_slot_histogram(slot);
+		int64		m = pg_atomic_read_u64(&slot->latency_max_ns);
+
+		for (int b = 0; b < PB_HIST_BUCKETS; b++)
+			merged[b] += hist[b];
+		max_ns = Max(max_ns, m);
+	}
+	ok = totals.transactions - totals.failed;
+	if (ok > 0)
+	{
+		summary->latency_p50 = pb_hist_percentile(merged, ok, 0.50) / 1e6;
+		summary->latency_p95 = pb_hist_percentile(merged, ok, 0.95) / 1e6;
+		summary->latency_p99 = pb_hist_percentile(merged, ok, 0.99) / 1e6;
+		summary->latency_max = max_ns / 1e6;
+		/* a bucket's middle may lie above the largest value seen */
+		summary->latency_p50 = Min(summary->latency_p50, summary->latency_max);
+		summary->latency_p95 = Min(summary->latency_p95, summary->latency_max);
+		summary->latency_p99 = Min(summary->latency_p99, summary->latency_max);
+	}
+	pfree(merged);
+}
+
+/*
+ * pb_progress_line
+ *		pgbench's progress report line for one interval.
+ */
+void
+pb_progress_line(char *buf, size_t len, double elapsed,
+				 const PbRunSummary *interval)
+{
+	snprintf(buf, len,
+			 "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, " INT64_FORMAT " failed",
+			 elapsed, interval->tps, interval->latency_avg,
+			 interval->latency_stddev, interval->failed);
+}
+
+/*
+ * pb_run_seconds
+ *		How long a run lasted: from its start to the last client's finish;
+ *		0 for a run that never started.
+ */
+double
+pb_run_seconds(PbRunShared *run, char *slots)
+{
+	int64		finish = 0;
+
+	for (int i = 0; i < run->nclients; i++)
+		finish = Max(finish, pb_slot(run, slots, i)->finish_ns);
+	if (run->start_ns > 0 && finish > run->start_ns)
+		return (finish - run->start_ns) / 1e9;
+	return 0;
+}

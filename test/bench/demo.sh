@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# polarbench's main job, from a fresh machine: installs the packages, builds
+# and installs the extension, and runs a real benchmark, pgbench's
+# select-only and TPC-B-like workloads, with per-second progress.
+#
+# With no server named, it runs on a throwaway local PostgreSQL 15 server it
+# starts and removes.  To use your own server, name it the libpq way
+# (PGHOST, PGPORT, PGUSER, PGDATABASE): the extension must be installable
+# there (this machine's PostgreSQL 15, or built against that server).
+#
+# Usage: bash test/bench/demo.sh [scale] [clients] [seconds]
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$repo/test/setup.sh"
+scale=${1:-10}
+clients=${2:-2}
+seconds=${3:-10}
+
+pb_install_packages
+cd "$repo"
+pb_build_install
+
+psql_cmd=(psql -X -v ON_ERROR_STOP=1)
+if [ -z "${PGHOST:-}${PGDATABASE:-}${PGPORT:-}" ]; then
+	dir=$(mktemp -d /tmp/polarbench-demo.XXXXXX)
+	trap 'pb_stop_server "$dir"; pb_as_root rm -rf "$dir"' EXIT
+	pb_start_server "$dir" 54350 "shared_buffers = 512MB" "synchronous_commit = off"
+	psql_cmd+=(-h 127.0.0.1 -p 54350 -U postgres -d postgres)
+	echo "throwaway server on 127.0.0.1:54350"
+fi
+
+"${psql_cmd[@]}" <<SQL
+CREATE EXTENSION IF NOT EXISTS polarbench;
+\echo == polarbench_init('pgbench', scale => $scale)
+SELECT * FROM polarbench_init('pgbench', scale => $scale);
+\echo == select-only, $clients clients, $seconds s
+\x on
+SELECT * FROM polarbench_run('select-only', clients => $clients, duration => $seconds, progress => 1);
+\echo == tpcb-like, $clients clients, $seconds s
+SELECT * FROM polarbench_run('tpcb-like', clients => $clients, duration => $seconds, progress => 1);
+\x off
+\echo == run history
+SELECT run_id, workload, clients, status, round(seconds::numeric, 1) AS seconds,
+       transactions, round(tps::numeric, 1) AS tps,
+       round(latency_avg::numeric, 3) AS lat_ms, round(latency_p99::numeric, 3) AS p99_ms
+  FROM polarbench_runs ORDER BY run_id;
+SQL
