@@ -5,7 +5,9 @@
 #   pb_build_install      build the extension and install it into the server
 #   pb_start_server DIR PORT [setting=value ...]
 #                         a throwaway PostgreSQL 15 cluster in DIR, run as the
-#                         postgres user, listening on 127.0.0.1:PORT only
+#                         postgres user, listening on 127.0.0.1:PORT only,
+#                         with PostgreSQL's defaults but for the settings
+#                         given
 #   pb_stop_server DIR    stop it
 
 PB_PGBIN=${PB_PGBIN:-/usr/lib/postgresql/15/bin}
@@ -49,8 +51,6 @@ pb_start_server() {
 		echo "listen_addresses = '127.0.0.1'"
 		echo "port = $port"
 		echo "unix_socket_directories = '$dir'"
-		echo "max_worker_processes = 32"
-		echo "max_connections = 100"
 		for setting in "$@"; do echo "$setting"; done
 	} | pb_as_postgres tee -a "$dir/data/postgresql.conf" >/dev/null
 	pb_as_postgres "$PB_PGBIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start >/dev/null

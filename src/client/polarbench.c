@@ -19,6 +19,9 @@
  * scripts, connection, arguments the server refuses), 2 when a run started
  * but failed or was canceled, as pgbench exits 2 when a run is aborted.
  *
+ * calls: report.c; of the script library, script_set.c, builtin_scripts.c,
+ * script_parse.c, script_check.c.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres_fe.h"

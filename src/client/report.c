@@ -6,6 +6,8 @@
  *	  read polarbench's.  What pgbench cannot say (the run's id, statement
  *	  rate, latency percentiles) follows on lines of its own.
  *
+ * calls: nothing of polarbench's.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres_fe.h"

@@ -60,7 +60,7 @@ typedef struct PbWorkerCount
  * pb_in_polarbench_worker
  *		Whether this process is one of polarbench's background workers.
  */
-bool
+static bool
 pb_in_polarbench_worker(void)
 {
 	return MyBgworkerEntry != NULL &&

@@ -15,7 +15,6 @@
 #define PB_LOADER_WORKER_TYPE	"polarbench loader"
 #define PB_RECORDER_WORKER_TYPE	"polarbench recorder"
 
-extern bool pb_in_polarbench_worker(void);
 extern void pb_refuse_in_worker(const char *function);
 extern void pb_admission_begin(int nworkers, const char *what);
 extern void pb_admission_end(void);

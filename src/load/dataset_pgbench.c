@@ -20,6 +20,8 @@
  * needs no scan).  The finishing step creates the partitioned table,
  * attaches the partitions and adds the keys.
  *
+ * calls: args.c, load_sql.c, load_progress.c, bulk_insert.c.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -31,6 +33,7 @@
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 
+#include "args.h"
 #include "load.h"
 
 /* pgbench's sizes per unit of scale */
@@ -67,18 +70,8 @@ static void pgb_partition_bounds(const PbLoadOptions *opts, int part,
 static void
 pgb_check(const PbLoadOptions *opts)
 {
-	if (opts->scale < 1 || opts->scale > PGB_MAX_SCALE)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("scale %d is out of range", opts->scale),
-				 errhint("The scale factor must be between 1 and %d.",
-						 PGB_MAX_SCALE)));
-	if (opts->partitions < 0 || opts->partitions > PGB_MAX_PARTITIONS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("partitions %d is out of range", opts->partitions),
-				 errhint("The number of partitions must be between 0 and %d.",
-						 PGB_MAX_PARTITIONS)));
+	pb_check_range("scale", opts->scale, 1, PGB_MAX_SCALE, NULL);
+	pb_check_range("partitions", opts->partitions, 0, PGB_MAX_PARTITIONS, NULL);
 }
 
 /*

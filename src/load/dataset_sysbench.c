@@ -15,6 +15,8 @@
  * statistics (and rows are frozen already).  One job per table: tables are independent, so a
  * parallel load gives each worker whole tables.
  *
+ * calls: args.c, load_sql.c, load_progress.c, bulk_insert.c.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -23,6 +25,7 @@
 #include "executor/tuptable.h"
 #include "utils/builtins.h"
 
+#include "args.h"
 #include "load.h"
 
 #define SB_MAX_TABLES			10000
@@ -37,18 +40,8 @@
 static void
 sb_check(const PbLoadOptions *opts)
 {
-	if (opts->tables < 1 || opts->tables > SB_MAX_TABLES)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("tables %d is out of range", opts->tables),
-				 errhint("The number of tables must be between 1 and %d.",
-						 SB_MAX_TABLES)));
-	if (opts->table_size < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("table_size %d is out of range", opts->table_size),
-				 errhint("The number of rows per table must be between 0 and %d.",
-						 PG_INT32_MAX)));
+	pb_check_range("tables", opts->tables, 1, SB_MAX_TABLES, NULL);
+	pb_check_range("table_size", opts->table_size, 0, PG_INT32_MAX, NULL);
 }
 
 /*

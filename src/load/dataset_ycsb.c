@@ -12,6 +12,8 @@
  * field_length random printable ASCII characters.  The single table is one
  * job, so a parallel load of this data set runs in one worker.
  *
+ * calls: args.c, load_sql.c, load_progress.c, bulk_insert.c.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -21,6 +23,7 @@
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
 
+#include "args.h"
 #include "load.h"
 
 #define YCSB_MAX_RECORDS		INT64CONST(1000000000000)
@@ -63,25 +66,10 @@ pb_ycsb_hash(int64 keynum)
 static void
 ycsb_check(const PbLoadOptions *opts)
 {
-	if (opts->records < 1 || opts->records > YCSB_MAX_RECORDS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("records " INT64_FORMAT " is out of range",
-						opts->records),
-				 errhint("The number of records must be between 1 and " INT64_FORMAT ".",
-						 YCSB_MAX_RECORDS)));
-	if (opts->fields < 1 || opts->fields > YCSB_MAX_FIELDS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("fields %d is out of range", opts->fields),
-				 errhint("The number of fields must be between 1 and %d.",
-						 YCSB_MAX_FIELDS)));
-	if (opts->field_length < 1 || opts->field_length > YCSB_MAX_FIELD_LENGTH)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("field_length %d is out of range", opts->field_length),
-				 errhint("The field length must be between 1 and %d.",
-						 YCSB_MAX_FIELD_LENGTH)));
+	pb_check_range("records", opts->records, 1, YCSB_MAX_RECORDS, NULL);
+	pb_check_range("fields", opts->fields, 1, YCSB_MAX_FIELDS, NULL);
+	pb_check_range("field_length", opts->field_length, 1,
+				   YCSB_MAX_FIELD_LENGTH, NULL);
 	if ((int64) opts->fields * opts->field_length > YCSB_MAX_ROW_BYTES)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

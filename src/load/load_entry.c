@@ -12,6 +12,9 @@
  * loader_worker.c).  Everything runs as the calling role: DDL through SPI,
  * rows inserted into tables that role just created.
  *
+ * calls: args.c, worker.c, admission.c, load_sql.c, load_progress.c,
+ * load_wal.c, datasets.c, load_staging.c, load_parallel.c.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -35,6 +38,7 @@
 
 #include "admission.h"
 #include "worker.h"
+#include "args.h"
 #include "load.h"
 
 PG_FUNCTION_INFO_V1(polarbench_init);
@@ -236,17 +240,9 @@ pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts)
 static void
 pb_init_check_common(const PbLoadOptions *opts)
 {
-	if (opts->parallel < 1 || opts->parallel > PB_MAX_PARALLEL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("parallel %d is out of range", opts->parallel),
-				 errhint("The number of loader workers must be between 1 and %d.",
-						 PB_MAX_PARALLEL)));
-	if (opts->fillfactor < 10 || opts->fillfactor > 100)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("fillfactor %d is out of range", opts->fillfactor),
-				 errhint("The fill factor must be between 10 and 100.")));
+	pb_check_range("parallel", opts->parallel, 1, PB_MAX_PARALLEL,
+				   "parallel is the number of loader workers.");
+	pb_check_range("fillfactor", opts->fillfactor, 10, 100, NULL);
 	if (opts->dataset != PB_DATASET_PGBENCH)
 	{
 		if (opts->partitions != 0)

@@ -12,6 +12,10 @@
  * launcher.  An error raised because the run was canceled just ends the
  * client.
  *
+ * calls: worker.c, run_shmem.c, histogram.c, run_config.c, script_exec.c; of
+ * the script library, script_set.c, client_vars.c, random_dist.c,
+ * script_choice.c.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -14,6 +14,9 @@
  * commands that run code on another role's behalf.  The SQL it runs is
  * fixed; only values go in as parameters.
  *
+ * calls: worker.c, run_shmem.c, run_status.c, run_stats.c, run_config.c; of
+ * the script library, script_set.c.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -269,7 +269,6 @@ extern void pb_fail_run_too_long(PbRunShared *run);
 #define PB_SEE_LOG "See the server log for the reason."
 
 extern void pb_wake_launcher(PbRunShared *run);
-extern void pb_wake_clients(PbRunShared *run);
 extern void pb_wake_recorder(PbRunShared *run);
 
 /* histogram.c */

@@ -13,7 +13,7 @@
  * caller while its clients run (a client's ALTER or LOCK would wait for
  * them for ever).
  *
- * calls: script_exec.c, run_shmem.c, settings.h.
+ * calls: settings.c, run_shmem.c, script_exec.c.
  *
  *-------------------------------------------------------------------------
  */

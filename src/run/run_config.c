@@ -9,6 +9,8 @@
  * each NUL-terminated.  It is written and read only by the same build of
  * polarbench, within one run.
  *
+ * calls: the script library's script_set.c, script_parse.c, script_check.c.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

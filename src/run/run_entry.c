@@ -9,6 +9,10 @@
  * starts: unknown workloads, script syntax errors, variables never set,
  * bad limits, too many clients for the background worker slots.
  *
+ * calls: settings.c, args.c, worker.c, admission.c, run_snapshot.c,
+ * run_config.c, run_check.c, run_launcher.c; of the script library,
+ * script_set.c, builtin_scripts.c.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -4,6 +4,8 @@
  *	  Access to a run's dynamic shared memory segment: client slots, the
  *	  stop flag and the launcher's latch.
  *
+ * calls: worker.c.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -11,6 +13,8 @@
 #include "storage/proc.h"
 
 #include "run.h"
+
+static void pb_wake_clients(PbRunShared *run);
 
 /*
  * pb_slot_size
@@ -165,7 +169,7 @@ pb_wake_launcher(PbRunShared *run)
  *		Set the latch of every client that runs, so that a client sleeping
  *		in \sleep or waiting for the start looks at the run again.
  */
-void
+static void
 pb_wake_clients(PbRunShared *run)
 {
 	char	   *slots;

@@ -12,6 +12,9 @@
  * for its parameters, as a server does for a client's prepared statement
  * whose parameter types are left unspecified (pgbench -M prepared).
  *
+ * calls: worker.c, run_shmem.c, run_config.c; of the script library,
+ * script_set.c, client_vars.c, meta_exec.c.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -159,7 +159,7 @@ is_an_int(const char *s)
  * Work out the typed value of a string as pgbench's makeVariableValue():
  * null, boolean words and their prefixes, integers, then doubles.
  */
-bool
+static bool
 pb_parse_variable_string(const char *name, const char *svalue,
 						 PbValue *value, PbError *err)
 {

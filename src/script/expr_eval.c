@@ -15,7 +15,7 @@
  * x86-64 in practice: the shift count is taken modulo 64 and integers
  * wrap.
  *
- * calls: script_error.c, script_set.c, client_vars.c, random_dist.c.
+ * calls: script_error.c, client_vars.c, random_dist.c.
  *
  *-------------------------------------------------------------------------
  */

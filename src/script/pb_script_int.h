@@ -136,9 +136,6 @@ extern void pb_expr_free(PbExpr *expr);
 extern void pb_expr_walk_vars(const PbExpr *expr,
 							  void (*fn) (int varid, void *arg), void *arg);
 
-/* client_vars.c: parse a variable's string form, as pgbench does */
-extern bool pb_parse_variable_string(const char *name, const char *svalue,
-									 PbValue *value, PbError *err);
 
 /* expr_eval.c: evaluate for a client; script and pc name the command, for
  * debug() (script may be NULL) */

@@ -4,7 +4,7 @@
  *	  The static check of a parsed script set: every variable a script
  *	  reads can be set by someone.
  *
- * calls: script_error.c, script_set.c, expr_node.c.
+ * calls: script_error.c, expr_node.c.
  *
  *-------------------------------------------------------------------------
  */

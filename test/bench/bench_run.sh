@@ -25,6 +25,7 @@ pb_build_install
 dir=$(mktemp -d /tmp/polarbench-bench.XXXXXX)
 trap 'pb_stop_server "$dir"; pb_as_root rm -rf "$dir"' EXIT
 pb_start_server "$dir" "$port" "shared_buffers = 1GB" "synchronous_commit = off" \
+	"max_worker_processes = 32" \
 	"max_wal_size = 8GB" "checkpoint_timeout = 30min" "autovacuum = off"
 
 export PGHOST=127.0.0.1 PGPORT=$port PGUSER=postgres PGDATABASE=postgres

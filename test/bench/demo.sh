@@ -25,7 +25,8 @@ psql_cmd=(psql -X -v ON_ERROR_STOP=1)
 if [ -z "${PGHOST:-}${PGDATABASE:-}${PGPORT:-}" ]; then
 	dir=$(mktemp -d /tmp/polarbench-demo.XXXXXX)
 	trap 'pb_stop_server "$dir"; pb_as_root rm -rf "$dir"' EXIT
-	pb_start_server "$dir" 54350 "shared_buffers = 512MB" "synchronous_commit = off"
+	pb_start_server "$dir" 54350 "shared_buffers = 512MB" "synchronous_commit = off" \
+		"max_worker_processes = 32"
 	psql_cmd+=(-h 127.0.0.1 -p 54350 -U postgres -d postgres)
 	echo "throwaway server on 127.0.0.1:54350"
 fi

@@ -188,8 +188,8 @@ $node->poll_query_until('postgres', q{
 	 WHERE query = 'DROP EXTENSION polarbench;' AND wait_event_type = 'Lock'})
   or die 'DROP EXTENSION did not wait';
 pass('DROP EXTENSION waits for the run');
-my $out = $bg->query('SELECT 1');
-like($out, qr/^t$/m, 'the run ends and returns its result');
+my $result = $bg->query('SELECT 1');
+like($result, qr/^t$/m, 'the run ends and returns its result');
 unlike($bg->{stderr}, qr/ERROR/, 'without an error');
 $drop->quit;
 is($node->safe_psql('postgres', q{SELECT count(*) FROM pg_extension WHERE extname = 'polarbench'}),
