@@ -125,12 +125,11 @@ pb_count_workers(Oid role, Oid database, PbWorkerCount *count)
  * pb_admission_begin
  *		Check that nworkers more workers, logging in as the current user into
  *		the current database, fit every limit; raise the error of the first
- *		that does not.  what names them in messages ("clients", "loader
- *		workers").  On success the admission lock is held until
+ *		that does not.  On success the admission lock is held until
  *		pb_admission_end(), or the end of the (sub)transaction.
  */
 void
-pb_admission_begin(int nworkers, const char *what)
+pb_admission_begin(int nworkers)
 {
 	Oid			role = GetUserId();
 	PbWorkerCount count;
@@ -154,8 +153,9 @@ pb_admission_begin(int nworkers, const char *what)
 	if (nworkers > pb_max_clients)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-				 errmsg("%d %s exceed polarbench.max_clients (%d)",
-						nworkers, what, pb_max_clients),
+				 errmsg("%d workers are more than polarbench.max_clients (%d) allows",
+						nworkers, pb_max_clients),
+				 errdetail("polarbench.max_clients bounds the benchmark clients and loader workers of all runs and loads together."),
 				 errhint("Use fewer, or ask a superuser to raise polarbench.max_clients.")));
 
 	pb_admission_end();			/* left over from an earlier error */
@@ -178,8 +178,9 @@ pb_admission_begin(int nworkers, const char *what)
 				(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
 				 errmsg("too many connections for role \"%s\"",
 						GetUserNameFromId(role, false)),
-				 errdetail("Benchmark clients and loader workers count against the role's connection limit of %d, as its sessions do; these need %d more.",
-						   role_limit, nworkers),
+				 errdetail_plural("Benchmark clients and loader workers count against the role's connection limit of %d, as its sessions do; %d more is needed.",
+								  "Benchmark clients and loader workers count against the role's connection limit of %d, as its sessions do; %d more are needed.",
+								  nworkers, role_limit, nworkers),
 				 errhint("Use fewer, or raise the role's limit with ALTER ROLE ... CONNECTION LIMIT.")));
 	if (!role_super && db_limit >= 0 &&
 		CountDBConnections(MyDatabaseId) + count.database + nworkers > db_limit)
@@ -187,8 +188,9 @@ pb_admission_begin(int nworkers, const char *what)
 				(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
 				 errmsg("too many connections for database \"%s\"",
 						get_database_name(MyDatabaseId)),
-				 errdetail("Benchmark clients and loader workers count against the database's connection limit of %d, as its sessions do; these need %d more.",
-						   db_limit, nworkers),
+				 errdetail_plural("Benchmark clients and loader workers count against the database's connection limit of %d, as its sessions do; %d more is needed.",
+								  "Benchmark clients and loader workers count against the database's connection limit of %d, as its sessions do; %d more are needed.",
+								  nworkers, db_limit, nworkers),
 				 errhint("Use fewer, or raise the database's limit with ALTER DATABASE ... CONNECTION LIMIT.")));
 }
 

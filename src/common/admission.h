@@ -16,7 +16,7 @@
 #define PB_RECORDER_WORKER_TYPE	"polarbench recorder"
 
 extern void pb_refuse_in_worker(const char *function);
-extern void pb_admission_begin(int nworkers, const char *what);
+extern void pb_admission_begin(int nworkers);
 extern void pb_admission_end(void);
 
 #endif							/* PB_ADMISSION_H */

@@ -185,7 +185,7 @@ pb_loader_run_parallel(const PbLoadOptions *opts, List *names)
 							PointerGetDatum(leader));
 	{
 		/* held until the workers have connected */
-		pb_admission_begin(nworkers, "loader workers");
+		pb_admission_begin(nworkers);
 		for (i = 0; i < nworkers; i++)
 		{
 			char		name[BGW_MAXLEN];

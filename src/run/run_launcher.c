@@ -522,7 +522,7 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 	on_dsm_detach(seg, pb_launcher_detach, PointerGetDatum(launch));
 
 	/* no more workers than the limits allow; held until they have connected */
-	pb_admission_begin(params->nclients, "clients");
+	pb_admission_begin(params->nclients);
 
 	/* clients first, the recorder last: if it starts, everybody has a slot */
 	oldcxt = MemoryContextSwitchTo(cxt);

@@ -664,9 +664,8 @@ pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
 	if (rc < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("command at line %d cannot run in a benchmark script: %s",
-						cmd->line, SPI_result_code_string(rc)),
-				 errdetail("Command: %s", cmd->text)));
+				 errmsg("this command cannot run in a benchmark script"),
+				 errdetail("SPI refused it with %s.", SPI_result_code_string(rc))));
 	if (cmd->result_target != PB_RESULT_NONE)
 		pb_store_results(exec, cmd, p);
 	SPI_freetuptable(SPI_tuptable);
