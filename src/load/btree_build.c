@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * loader_btree.c
+ * btree_build.c
  *	  A btree index built as its table is loaded, from rows that arrive in
  *	  ascending order of the index's key.
  *

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * loader_bulk.c
+ * bulk_insert.c
  *	  Bulk insertion of generated rows into a table the load created.
  *
  * Rows are buffered PB_BULK_BATCH at a time in slots and written with
@@ -73,7 +73,7 @@ static void pb_direct_finish(PbBulkInsert *bulk);
  * progress when it is not NULL.  small_rows promises rows that never need
  * TOAST, allowing the direct path.  key_index, when valid, is the table's
  * one index, created empty by the load, whose key the rows fill in
- * ascending order: it is built as they are written (loader_btree.c).
+ * ascending order: it is built as they are written (btree_build.c).
  */
 PbBulkInsert *
 pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows,

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * loader_pgbench.c
+ * dataset_pgbench.c
  *	  The 'pgbench' data set: what pgbench -i (PostgreSQL 15) creates.
  *
  * Tables, columns, fillers, fillfactor clause, partitions, primary and
@@ -147,7 +147,7 @@ pgb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 			pgb_create_small(opts, true);
 			return pgb_fill_small(opts, progress);
 		}
-		/* the key is built as the rows go (loader_btree.c) */
+		/* the key is built as the rows go (btree_build.c) */
 		pb_loader_sql("alter table %s add primary key (aid)",
 					  pb_loader_qualify(opts, "pgbench_accounts"));
 		return pgb_fill_accounts(opts, 0, progress);

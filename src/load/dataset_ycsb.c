@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * loader_ycsb.c
+ * dataset_ycsb.c
  *	  The 'ycsb' data set: usertable as YCSB's JDBC binding expects it.
  *
  * usertable(YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 .. FIELDn-1 TEXT),

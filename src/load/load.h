@@ -146,7 +146,7 @@ typedef struct PbDataset
 /* pgbench -i prints a progress line every this many rows */
 #define PB_PROGRESS_ROWS		100000
 
-/* An index built from rows in key order (loader_btree.c) */
+/* An index built from rows in key order (btree_build.c) */
 typedef struct PbBtreeBuild PbBtreeBuild;
 
 /* Buffered insertion into one table created by the current load */

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * loader.c
+ * load_entry.c
  *	  polarbench_init(): create and fill pgbench's, sysbench's or YCSB's
  *	  tables inside the server.
  *
@@ -9,7 +9,7 @@
  * search_path, as pgbench and sysbench would), drops or refuses tables
  * already there, then runs the data set's jobs, in the caller's
  * transaction or, with parallel > 1, in background workers (see
- * loader_worker.c).  Everything runs as the calling role: DDL through SPI,
+ * load_parallel.c).  Everything runs as the calling role: DDL through SPI,
  * rows inserted into tables that role just created.
  *
  * calls: args.c, worker.c, admission.c, load_sql.c, load_progress.c,

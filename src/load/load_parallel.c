@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * loader_worker.c
+ * load_parallel.c
  *	  Parallel loads: polarbench_init(..., parallel => P) spread over
  *	  dynamic background workers.
  *
@@ -9,11 +9,11 @@
  * table may fill it with frozen rows.  So in a parallel load every worker
  * creates, fills and indexes whole tables (the data set's jobs: one
  * sysbench table, one pgbench_accounts partition...) in one transaction
- * of its own, under staging names (loader_staging.c), and the commits are
+ * of its own, under staging names (load_staging.c), and the commits are
  * coordinated by the caller (the leader):
  *
  *	1. Every worker takes jobs from a shared counter until none is left,
- *	   writes the pages of the workers still loading (loader_writer.c) until
+ *	   writes the pages of the workers still loading (page_writers.c) until
  *	   they are done, and reports READY, its transaction still open: nothing
  *	   of the new tables is visible yet.
  *	2. When all are READY the leader, interrupts held, tells them to commit
@@ -109,7 +109,7 @@ typedef struct PbLoadShared
 	pg_atomic_uint32 next_job;
 	pg_atomic_uint32 verdict;	/* PbLoadVerdict */
 	pg_atomic_uint64 rows_done;
-	Size		writers_offset; /* the page writers' ring (loader_writer.c) */
+	Size		writers_offset; /* the page writers' ring (page_writers.c) */
 	PbLoadWorkerSlot workers[FLEXIBLE_ARRAY_MEMBER];
 } PbLoadShared;
 

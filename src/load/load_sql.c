@@ -85,7 +85,7 @@ pb_loader_primary_key(Oid relid)
 
 /*
  * The name a relation of the load gets: its own, or in a parallel load's
- * worker its staging name (see loader_staging.c).
+ * worker its staging name (see load_staging.c).
  */
 const char *
 pb_loader_name(const PbLoadOptions *opts, const char *name)

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * loader_staging.c
+ * load_staging.c
  *	  How a load replaces the tables that are there without ever leaving
  *	  fewer than before: the old tables are dropped in the same transaction
  *	  that makes the new ones visible under their names.
@@ -14,7 +14,7 @@
  * their indexes and sequences) to their final names, in its own
  * transaction.  If that transaction aborts, the old tables are there as
  * they were; if the caller fails while it waits, worker 0 drops the
- * staging tables (loader_worker.c); if the server crashes, or the caller's
+ * staging tables (load_parallel.c); if the server crashes, or the caller's
  * statement fails after polarbench_init returned, staging tables are left,
  * and the next load into the schema drops them: those whose transaction
  * is over and that the loading role owns.

@@ -27,7 +27,7 @@
 
 /*
  * The direct path writes whole pages to WAL as full-page images (see
- * loader_bulk.c), and the rows of a benchmark's tables compress well.
+ * bulk_insert.c), and the rows of a benchmark's tables compress well.
  * When opts ask for it, wal_compression is off and the current role may
  * set it (as SET would check), turn it on until
  * pb_loader_compress_wal_end(): for this backend only, and only for the

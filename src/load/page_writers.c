@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * loader_writer.c
+ * page_writers.c
  *	  Idle workers of a parallel load write the pages the others fill.
  *
  * A loader worker spends about half its time building pages and half

@@ -5,7 +5,7 @@
  *	  value at a percentile.
  *
  * Latencies are recorded in nanoseconds into log-linear buckets (see
- * polarbench.h), so that a percentile is within 1/64 of its true value
+ * run.h), so that a percentile is within 1/64 of its true value
  * whatever the scale, at a fixed cost of one array increment per
  * transaction.
  *

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * polarbench.h
+ * run.h
  *	  Declarations shared by the run engine: the dynamic shared memory
  *	  segment that a run's launcher, clients and recorder share, and the
  *	  functions each of those files exports.

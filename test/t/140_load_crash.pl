@@ -1,5 +1,7 @@
-# The server crashes (immediate stop) in the middle of a serial and of a
-# parallel partitioned load, and of a run.  After the restart: the tables
+# The server crashes (immediate stop) in a serial partitioned load that
+# has written its rows but not committed, in a parallel one while its
+# workers fill their tables and after they have committed them, and in a
+# run.  Each point is reached by holding the load there, never by timing.  After the restart: the tables
 # the load would have replaced are there as they were, amcheck finds them
 # sound, no relation of the load is left once the next load has run, no
 # run shows as running, and the next load and run work.
@@ -8,6 +10,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes qw(usleep);
 
 my $node = PostgreSQL::Test::Cluster->new('load_crash');
 $node->init;
@@ -68,7 +71,8 @@ sub strays
 				OR (relname ~ '^pgbench_accounts_\d+$' AND NOT relispartition))});
 }
 
-# start a load in the background; wait until the given query is true
+# start a load in the background; wait until the given query is true, and
+# fail at once with what the load said if it ends before
 sub start_and_wait
 {
 	my ($sql, $until) = @_;
@@ -76,7 +80,15 @@ sub start_and_wait
 	my $h = IPC::Run::start(
 		[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c', $sql ],
 		'<', \$in, '>', \$out, '2>', \$err);
-	$node->poll_query_until('postgres', $until) or die "never: $until";
+	for (my $waited = 0;; $waited++)
+	{
+		last if $node->safe_psql('postgres', $until) eq 't';
+		$h->pump_nb;
+		die "the load ended before: $until\n$out$err" unless $h->pumpable;
+		die "never: $until"
+		  if $waited > 10 * $PostgreSQL::Test::Utils::timeout_default;
+		usleep(100_000);
+	}
 	return $h;
 }
 
@@ -88,23 +100,40 @@ sub crash_and_restart
 	$node->start;
 }
 
-# 1. a serial partitioned load, in the middle of the rows
+# 1. a serial partitioned load, in a transaction block, that has written
+# all its rows: everything it did is in its open transaction
 old_tables();
 my $before = state();
-my $h = start_and_wait(
-	q{SELECT polarbench_init('pgbench', scale => 20, partitions => 4)},
-	q{SELECT count(*) > 0 FROM pg_stat_progress_copy WHERE tuples_processed > 0});
-crash_and_restart($h);
+my $open = $node->background_psql('postgres');
+$open->query_safe(q{BEGIN; SELECT polarbench_init('pgbench', scale => 20, partitions => 4)});
+is($open->query_safe('SELECT count(*) FROM pgbench_accounts'), '2000000',
+	'the serial load has written its rows');
+$node->stop('immediate');
+eval { $open->quit };
+$node->start;
 is(state(), $before, 'serial load cut by a crash: the old tables are as they were');
 is($node->safe_psql('postgres', 'SELECT problems()'), '0', 'and sound');
 is(strays(), 'none', 'no relation of the load is left');
 
-# 2. a parallel partitioned load, while its workers fill their tables
-$h = start_and_wait(
+# 2. a parallel partitioned load, while its workers fill their tables.
+# Another session's open transaction has created tables by the staging
+# name of partition 2 for the transaction ids the load may get: the worker
+# that takes partition 2 waits at its CREATE TABLE for that transaction
+# (pg_class's unique index), the other fills the other partitions.
+my $holder = $node->background_psql('postgres');
+my $xid = $holder->query_safe('BEGIN; SELECT pg_current_xact_id()');
+$holder->query_safe(join '', map { "CREATE TABLE pbload_${_}_pgbench_accounts_2 ();" }
+	($xid + 1 .. $xid + 20));
+my $h = start_and_wait(
 	q{SELECT polarbench_init('pgbench', scale => 20, partitions => 4, parallel => 2)},
-	q{SELECT count(*) >= 2 FROM pg_stat_progress_copy p JOIN pg_stat_activity a USING (pid)
-	   WHERE a.backend_type = 'polarbench loader' AND p.tuples_processed > 0});
-crash_and_restart($h);
+	q{SELECT count(*) = 2 AND count(*) FILTER (WHERE wait_event = 'transactionid') = 1
+			 AND NOT EXISTS (SELECT FROM pg_stat_progress_copy p WHERE p.pid IN
+							 (SELECT pid FROM pg_stat_activity WHERE backend_type = 'polarbench loader'))
+	  FROM pg_stat_activity WHERE backend_type = 'polarbench loader'});
+$node->stop('immediate');
+$h->finish;
+eval { $holder->quit };
+$node->start;
 is(state(), $before, 'parallel load cut while loading: the old tables are as they were');
 is($node->safe_psql('postgres', 'SELECT problems()'), '0', 'and sound');
 is(strays(), 'none', 'nothing of the load is left');

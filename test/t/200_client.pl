@@ -200,7 +200,7 @@ command_checks_all([ $bin, '-f', $script, '-t', '1', '-D', 'range=5', '-D', 'wor
 	1, [qr/^polarbench \(\d+\.\d+, server /], [qr/max_worker_processes/], 'refused run');
 
 # 9. Ctrl-C: a cancel request, the run recorded as canceled, exit status 2
-my ($out, $err) = ('', '');
+($out, $err) = ('', '');
 my $h = IPC::Run::start([ $bin, '-S', '-c', '2', '-T', '600' ],
 	'>', \$out, '2>', \$err,
 	IPC::Run::timeout($PostgreSQL::Test::Utils::timeout_default));
