@@ -9,13 +9,17 @@
 MODULE_big = polarbench
 PB_SCRIPT_DIR = src/script
 include $(PB_SCRIPT_DIR)/script.mk
+PB_WORKLOAD_DIR = src/workload
+include $(PB_WORKLOAD_DIR)/workload.mk
 PB_COMMON_OBJS = src/common/settings.o src/common/args.o src/common/worker.o \
 	src/common/admission.o
 PB_RUN_OBJS = src/run/histogram.o src/run/run_shmem.o src/run/run_lockwait.o \
 	src/run/run_snapshot.o src/run/run_status.o src/run/run_stats.o \
-	src/run/run_config.o src/run/script_exec.o src/run/client_worker.o \
-	src/run/recorder_worker.o src/run/run_check.o src/run/run_views.o \
-	src/run/run_launcher.o src/run/run_entry.o
+	src/run/run_config.o src/run/script_exec.o src/run/script_driver.o \
+	src/run/sysbench_driver.o src/run/ycsb_driver.o src/run/drivers.o \
+	src/run/client_worker.o src/run/recorder_worker.o src/run/run_check.o \
+	src/run/run_views.o src/run/run_report.o src/run/run_launcher.o \
+	src/run/run_entry.o
 PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
 	src/load/page_writers.o src/load/bulk_insert.o \
@@ -23,7 +27,7 @@ PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/dataset_ycsb.o src/load/datasets.o src/load/load_staging.o \
 	src/load/load_parallel.o src/load/load_entry.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
-	$(PB_RUN_OBJS) $(PB_LOAD_OBJS)
+	$(patsubst %.c,%.o,$(PB_WORKLOAD_SRCS)) $(PB_RUN_OBJS) $(PB_LOAD_OBJS)
 
 EXTENSION = polarbench
 # the current version is assembled from sql/install/; earlier ones are kept
@@ -39,7 +43,7 @@ TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
 
 PG_CPPFLAGS = -I$(srcdir)/src/common -I$(srcdir)/src/script \
-	-I$(srcdir)/src/run -I$(srcdir)/src/load
+	-I$(srcdir)/src/workload -I$(srcdir)/src/run -I$(srcdir)/src/load
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Wmissing-prototypes -Wpointer-arith -Werror=vla -Wendif-labels \
 	-Wmissing-format-attribute -Wformat-security

@@ -1,5 +1,7 @@
 /* polarbench 1.0 to 1.1: a run's texts only to those who may read them, a
- * run whose recorder is gone shown as failed */
+ * run whose recorder is gone shown as failed; sysbench's and YCSB's
+ * workloads with their options, counts, operations and per-client figures,
+ * and reports in the words of each tool */
 
 \echo Use "ALTER EXTENSION polarbench UPDATE TO '1.1'" to load this file. \quit
 
@@ -32,6 +34,70 @@ RETURNS record
 AS 'MODULE_PATHNAME', 'polarbench_run_status'
 LANGUAGE C STABLE PARALLEL RESTRICTED;
 
+/* what sysbench's and YCSB's workloads count, kept with every run */
+ALTER TABLE polarbench_run_data
+	ADD COLUMN options jsonb,
+	ADD COLUMN reads bigint,
+	ADD COLUMN writes bigint,
+	ADD COLUMN others bigint,
+	ADD COLUMN errors bigint,
+	ADD COLUMN latency_min float8;
+ALTER TABLE polarbench_progress_data
+	ADD COLUMN reads bigint,
+	ADD COLUMN writes bigint,
+	ADD COLUMN others bigint,
+	ADD COLUMN errors bigint,
+	ADD COLUMN latency_p95 float8;
+ALTER TABLE polarbench_statement_data
+	ADD COLUMN latency_min float8,
+	ADD COLUMN latency_max float8;
+
+/* YCSB's operations: READ, UPDATE, INSERT, SCAN, READ-MODIFY-WRITE */
+CREATE TABLE polarbench_operation_data (
+	run_id				bigint NOT NULL
+		REFERENCES polarbench_run_data ON DELETE CASCADE,
+	operation			text NOT NULL,
+	operations			bigint NOT NULL,
+	errors				bigint NOT NULL,
+	latency_avg			float8,
+	latency_min			float8,
+	latency_max			float8,
+	latency_p95			float8,
+	latency_p99			float8,
+	PRIMARY KEY (run_id, operation)
+);
+
+/* Each client's share of a run: what sysbench's threads fairness is made of */
+CREATE TABLE polarbench_client_data (
+	run_id				bigint NOT NULL
+		REFERENCES polarbench_run_data ON DELETE CASCADE,
+	client				int NOT NULL,
+	transactions		bigint NOT NULL,
+	failed				bigint NOT NULL,
+	errors				bigint NOT NULL,
+	latency_sum			float8 NOT NULL,
+	PRIMARY KEY (run_id, client)
+);
+
+/*
+ * A run's latency histogram: how many transactions took from latency_from
+ * up to latency_to milliseconds, for the buckets that hold any
+ */
+CREATE TABLE polarbench_histogram_data (
+	run_id				bigint NOT NULL
+		REFERENCES polarbench_run_data ON DELETE CASCADE,
+	latency_from		float8 NOT NULL,
+	latency_to			float8 NOT NULL,
+	transactions		bigint NOT NULL,
+	PRIMARY KEY (run_id, latency_from)
+);
+
+SELECT pg_catalog.pg_extension_config_dump('polarbench_operation_data', '');
+SELECT pg_catalog.pg_extension_config_dump('polarbench_client_data', '');
+SELECT pg_catalog.pg_extension_config_dump('polarbench_histogram_data', '');
+REVOKE ALL ON polarbench_operation_data, polarbench_client_data,
+	polarbench_histogram_data FROM PUBLIC;
+
 /*
  * The figures of every run are public; its texts (scripts, variables,
  * error message) only to those polarbench_may_read() allows.
@@ -48,7 +114,8 @@ CREATE OR REPLACE VIEW polarbench_runs AS
 		   r.latency_max, s.error_sqlstate,
 		   CASE WHEN v.may_read THEN s.error_message END AS error_message,
 		   CASE WHEN v.may_read THEN r.scripts END AS scripts,
-		   r.weights
+		   r.weights, r.options, r.reads, r.writes, r.others, r.errors,
+		   r.latency_min
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -56,9 +123,103 @@ CREATE OR REPLACE VIEW polarbench_runs AS
 											   r.started_at, r.error_sqlstate,
 											   r.error_message) s;
 
+CREATE OR REPLACE VIEW polarbench_progress AS
+	SELECT run_id, elapsed, transactions, tps, qps, latency_avg,
+		   latency_stddev, failed, reads, writes, others, errors, latency_p95
+	  FROM polarbench_progress_data;
+
 CREATE OR REPLACE VIEW polarbench_statements AS
 	SELECT s.run_id, s.script_no, s.command_no, s.line,
 		   CASE WHEN polarbench_may_read(r.run_by) THEN s.command END AS command,
-		   s.executions, s.failures, s.latency_avg
+		   s.executions, s.failures, s.latency_avg, s.latency_min, s.latency_max
 	  FROM polarbench_statement_data s
 	  JOIN polarbench_run_data r USING (run_id);
+
+CREATE VIEW polarbench_operations AS
+	SELECT run_id, operation, operations, errors, latency_avg, latency_min,
+		   latency_max, latency_p95, latency_p99
+	  FROM polarbench_operation_data;
+
+CREATE VIEW polarbench_clients AS
+	SELECT run_id, client, transactions, failed, errors, latency_sum
+	  FROM polarbench_client_data;
+
+CREATE VIEW polarbench_histograms AS
+	SELECT run_id, latency_from, latency_to, transactions
+	  FROM polarbench_histogram_data;
+
+GRANT SELECT ON polarbench_runs, polarbench_progress, polarbench_statements,
+	polarbench_operations, polarbench_clients, polarbench_histograms TO PUBLIC;
+
+/* what polarbench_run returns has the new counts */
+ALTER TYPE polarbench_result
+	ADD ATTRIBUTE reads bigint,
+	ADD ATTRIBUTE writes bigint,
+	ADD ATTRIBUTE others bigint,
+	ADD ATTRIBUTE errors bigint;
+
+/*
+ * polarbench_run takes options: a new function.  What was granted on the
+ * old one goes with it (as with any function an update replaces); say so
+ * to whoever updates.
+ */
+DO $$
+DECLARE
+	grantees text;
+BEGIN
+	SELECT string_agg(CASE WHEN a.grantee = 0 THEN 'PUBLIC'
+						   ELSE pg_catalog.quote_ident(r.rolname) END, ', ')
+	  INTO grantees
+	  FROM pg_catalog.pg_proc p
+	 CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
+	  LEFT JOIN pg_catalog.pg_roles r ON r.oid = a.grantee
+	 WHERE p.oid = 'polarbench_run(text, int, float8, bigint, int, text, int, text[], int[], jsonb, bigint, int)'::pg_catalog.regprocedure
+	   AND a.grantee <> p.proowner;
+	IF grantees IS NOT NULL THEN
+		RAISE WARNING 'polarbench_run is replaced: grant EXECUTE on it again to %', grantees;
+	END IF;
+END
+$$;
+
+DROP FUNCTION polarbench_run(text, int, float8, bigint, int, text, int,
+	text[], int[], jsonb, bigint, int);
+
+/*
+ * Start a benchmark run and wait for its end.  workload names built-in
+ * scripts, comma separated, each with an optional @weight as pgbench's -b;
+ * script and scripts give custom scripts in pgbench's language, with
+ * script_weight and weights as pgbench's -f file@weight.  workload may
+ * instead name one of sysbench's OLTP workloads (oltp_read_write, ...) or
+ * YCSB's (ycsb-a .. ycsb-f, ycsb-load), whose options (sysbench's, YCSB's
+ * properties) go in options.  Latencies are in milliseconds.
+ */
+CREATE FUNCTION polarbench_run(
+	workload		text DEFAULT NULL,
+	clients			int DEFAULT 1,
+	duration		float8 DEFAULT NULL,
+	transactions	bigint DEFAULT NULL,
+	progress		int DEFAULT 0,
+	script			text DEFAULT NULL,
+	script_weight	int DEFAULT 1,
+	scripts			text[] DEFAULT NULL,
+	weights			int[] DEFAULT NULL,
+	vars			jsonb DEFAULT NULL,
+	random_seed		bigint DEFAULT NULL,
+	scale			int DEFAULT NULL,
+	options			jsonb DEFAULT NULL)
+RETURNS polarbench_result
+AS 'MODULE_PATHNAME', 'polarbench_run'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+REVOKE ALL ON FUNCTION polarbench_run(text, int, float8, bigint, int, text,
+	int, text[], int[], jsonb, bigint, int, jsonb) FROM PUBLIC;
+
+/*
+ * A finished run as the tool its user knows would have printed it: style
+ * 'pgbench', 'sysbench', 'ycsb' or 'json' (every figure); by default the
+ * style of the workload's tool.
+ */
+CREATE FUNCTION polarbench_report(run_id bigint, style text DEFAULT NULL)
+RETURNS text
+AS 'MODULE_PATHNAME', 'polarbench_report'
+LANGUAGE C STABLE PARALLEL RESTRICTED;

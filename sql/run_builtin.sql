@@ -71,3 +71,14 @@ SELECT transactions FROM polarbench_run('simple-update', clients => 1,
 SELECT count(*) AS same_draws
   FROM (SELECT aid, delta FROM first_draw
         INTERSECT ALL SELECT aid, delta FROM pgbench_history) s;
+
+-- the PolarDB white paper's ro.sql and rw.sql, verbatim: range, unless
+-- given, is every account; given, the accounts drawn stay below it
+SELECT workload, transactions, statements
+  FROM polarbench_run('polardb-ro', clients => 2, transactions => 20);
+TRUNCATE pgbench_history;
+SELECT workload, transactions, statements, failed
+  FROM polarbench_run('polardb-rw', transactions => 20, vars => '{"range": 10}');
+SELECT count(*) AS history_rows, max(aid) <= 10 AS aids_within_range FROM pgbench_history;
+SELECT command FROM polarbench_statements
+ WHERE run_id = (SELECT max(run_id) FROM polarbench_runs) ORDER BY command_no;

@@ -32,13 +32,14 @@ fi
 passed=0
 failed=0
 
-# unit tests of the backend-independent script library
+# unit tests of the backend-independent script and workload libraries
 if [ -f test/unit/Makefile ]; then
 	pb_as_postgres make -s -C test/unit check 2>&1 | tee "$work/unit.log"
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$work/unit.log" | tail -n 1)
-	if [ -n "$line" ]; then
-		passed=$((passed + $(echo "$line" | awk '{print $1}')))
-		failed=$((failed + $(echo "$line" | awk '{print $3}')))
+	# one "N passed, N failed" line per test program
+	lines=$(grep -cE '^[0-9]+ passed, [0-9]+ failed' "$work/unit.log" || true)
+	if [ "$lines" -ge 2 ]; then
+		passed=$((passed + $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$work/unit.log" | awk '{s += $1} END {print s}')))
+		failed=$((failed + $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$work/unit.log" | awk '{s += $3} END {print s}')))
 	else
 		failed=$((failed + 1))
 	fi

@@ -38,7 +38,13 @@ CREATE TABLE polarbench_run_data (
 	latency_max			float8,
 	error_sqlstate		text,
 	error_message		text,
-	recorder_pid		int
+	recorder_pid		int,
+	options				jsonb,
+	reads				bigint,
+	writes				bigint,
+	others				bigint,
+	errors				bigint,
+	latency_min			float8
 );
 
 CREATE TABLE polarbench_progress_data (
@@ -51,6 +57,11 @@ CREATE TABLE polarbench_progress_data (
 	latency_avg			float8,
 	latency_stddev		float8,
 	failed				bigint NOT NULL,
+	reads				bigint,
+	writes				bigint,
+	others				bigint,
+	errors				bigint,
+	latency_p95			float8,
 	PRIMARY KEY (run_id, elapsed)
 );
 
@@ -64,16 +75,62 @@ CREATE TABLE polarbench_statement_data (
 	executions			bigint NOT NULL,
 	failures			bigint NOT NULL,
 	latency_avg			float8,
+	latency_min			float8,
+	latency_max			float8,
 	PRIMARY KEY (run_id, script_no, command_no)
+);
+
+/* YCSB's operations: READ, UPDATE, INSERT, SCAN, READ-MODIFY-WRITE */
+CREATE TABLE polarbench_operation_data (
+	run_id				bigint NOT NULL
+		REFERENCES polarbench_run_data ON DELETE CASCADE,
+	operation			text NOT NULL,
+	operations			bigint NOT NULL,
+	errors				bigint NOT NULL,
+	latency_avg			float8,
+	latency_min			float8,
+	latency_max			float8,
+	latency_p95			float8,
+	latency_p99			float8,
+	PRIMARY KEY (run_id, operation)
+);
+
+/* Each client's share of a run: what sysbench's threads fairness is made of */
+CREATE TABLE polarbench_client_data (
+	run_id				bigint NOT NULL
+		REFERENCES polarbench_run_data ON DELETE CASCADE,
+	client				int NOT NULL,
+	transactions		bigint NOT NULL,
+	failed				bigint NOT NULL,
+	errors				bigint NOT NULL,
+	latency_sum			float8 NOT NULL,
+	PRIMARY KEY (run_id, client)
+);
+
+/*
+ * A run's latency histogram: how many transactions took from latency_from
+ * up to latency_to milliseconds, for the buckets that hold any
+ */
+CREATE TABLE polarbench_histogram_data (
+	run_id				bigint NOT NULL
+		REFERENCES polarbench_run_data ON DELETE CASCADE,
+	latency_from		float8 NOT NULL,
+	latency_to			float8 NOT NULL,
+	transactions		bigint NOT NULL,
+	PRIMARY KEY (run_id, latency_from)
 );
 
 SELECT pg_catalog.pg_extension_config_dump('polarbench_run_data', '');
 SELECT pg_catalog.pg_extension_config_dump('polarbench_run_data_run_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('polarbench_progress_data', '');
 SELECT pg_catalog.pg_extension_config_dump('polarbench_statement_data', '');
+SELECT pg_catalog.pg_extension_config_dump('polarbench_operation_data', '');
+SELECT pg_catalog.pg_extension_config_dump('polarbench_client_data', '');
+SELECT pg_catalog.pg_extension_config_dump('polarbench_histogram_data', '');
 
 REVOKE ALL ON polarbench_run_data, polarbench_progress_data,
-	polarbench_statement_data FROM PUBLIC;
+	polarbench_statement_data, polarbench_operation_data,
+	polarbench_client_data, polarbench_histogram_data FROM PUBLIC;
 
 /*
  * Whether the current role may read the texts of a run of role run_by: its
@@ -120,7 +177,8 @@ CREATE VIEW polarbench_runs AS
 		   r.latency_max, s.error_sqlstate,
 		   CASE WHEN v.may_read THEN s.error_message END AS error_message,
 		   CASE WHEN v.may_read THEN r.scripts END AS scripts,
-		   r.weights
+		   r.weights, r.options, r.reads, r.writes, r.others, r.errors,
+		   r.latency_min
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -130,18 +188,31 @@ CREATE VIEW polarbench_runs AS
 
 CREATE VIEW polarbench_progress AS
 	SELECT run_id, elapsed, transactions, tps, qps, latency_avg,
-		   latency_stddev, failed
+		   latency_stddev, failed, reads, writes, others, errors, latency_p95
 	  FROM polarbench_progress_data;
 
 CREATE VIEW polarbench_statements AS
 	SELECT s.run_id, s.script_no, s.command_no, s.line,
 		   CASE WHEN polarbench_may_read(r.run_by) THEN s.command END AS command,
-		   s.executions, s.failures, s.latency_avg
+		   s.executions, s.failures, s.latency_avg, s.latency_min, s.latency_max
 	  FROM polarbench_statement_data s
 	  JOIN polarbench_run_data r USING (run_id);
 
-GRANT SELECT ON polarbench_runs, polarbench_progress, polarbench_statements
-	TO PUBLIC;
+CREATE VIEW polarbench_operations AS
+	SELECT run_id, operation, operations, errors, latency_avg, latency_min,
+		   latency_max, latency_p95, latency_p99
+	  FROM polarbench_operation_data;
+
+CREATE VIEW polarbench_clients AS
+	SELECT run_id, client, transactions, failed, errors, latency_sum
+	  FROM polarbench_client_data;
+
+CREATE VIEW polarbench_histograms AS
+	SELECT run_id, latency_from, latency_to, transactions
+	  FROM polarbench_histogram_data;
+
+GRANT SELECT ON polarbench_runs, polarbench_progress, polarbench_statements,
+	polarbench_operations, polarbench_clients, polarbench_histograms TO PUBLIC;
 
 /* What polarbench_run returns: one row summing up the run */
 CREATE TYPE polarbench_result AS (
@@ -159,15 +230,21 @@ CREATE TYPE polarbench_result AS (
 	latency_p50		float8,
 	latency_p95		float8,
 	latency_p99		float8,
-	latency_max		float8
+	latency_max		float8,
+	reads			bigint,
+	writes			bigint,
+	others			bigint,
+	errors			bigint
 );
 
 /*
  * Start a benchmark run and wait for its end.  workload names built-in
  * scripts, comma separated, each with an optional @weight as pgbench's -b;
  * script and scripts give custom scripts in pgbench's language, with
- * script_weight and weights as pgbench's -f file@weight.  Latencies are in
- * milliseconds.
+ * script_weight and weights as pgbench's -f file@weight.  workload may
+ * instead name one of sysbench's OLTP workloads (oltp_read_write, ...) or
+ * YCSB's (ycsb-a .. ycsb-f, ycsb-load), whose options (sysbench's, YCSB's
+ * properties) go in options.  Latencies are in milliseconds.
  */
 CREATE FUNCTION polarbench_run(
 	workload		text DEFAULT NULL,
@@ -181,10 +258,11 @@ CREATE FUNCTION polarbench_run(
 	weights			int[] DEFAULT NULL,
 	vars			jsonb DEFAULT NULL,
 	random_seed		bigint DEFAULT NULL,
-	scale			int DEFAULT NULL)
+	scale			int DEFAULT NULL,
+	options			jsonb DEFAULT NULL)
 RETURNS polarbench_result
 AS 'MODULE_PATHNAME', 'polarbench_run'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_run(text, int, float8, bigint, int, text,
-	int, text[], int[], jsonb, bigint, int) FROM PUBLIC;
+	int, text[], int[], jsonb, bigint, int, jsonb) FROM PUBLIC;

@@ -82,6 +82,10 @@ usage(void)
 		   "\nOptions to select what to run:\n"
 		   "  -b, --builtin=NAME[@W]   add builtin script NAME weighted at W (default: 1)\n"
 		   "                           (use \"-b list\" to list available scripts)\n"
+		   "  -b oltp_read_write ...   run a sysbench OLTP workload, or a YCSB one (ycsb-a\n"
+		   "                           .. ycsb-f, ycsb-load), with its tool's options as\n"
+		   "                           --NAME=VALUE (--tables=64, --table-size=25000,\n"
+		   "                           --rand-type=uniform, --readproportion=0.5, ...)\n"
 		   "  -f, --file=FILENAME[@W]  add script FILENAME weighted at W (default: 1)\n"
 		   "  -N, --skip-some-updates  skip updates of pgbench_tellers and pgbench_branches\n"
 		   "                           (same as \"-b simple-update\")\n"
@@ -90,6 +94,7 @@ usage(void)
 		   "\nBenchmarking options:\n"
 		   "  -c, --client=NUM         number of concurrent database clients (default: 1);\n"
 		   "                           each client is a background worker in the server\n"
+		   "                           (also --threads=NUM, as sysbench)\n"
 		   "  -D, --define=VARNAME=VALUE\n"
 		   "                           define variable for use by custom script\n"
 		   "  -j, --jobs=NUM           accepted for pgbench compatibility (every client\n"
@@ -97,6 +102,7 @@ usage(void)
 		   "  -n, --no-vacuum          accepted for pgbench compatibility (polarbench does\n"
 		   "                           not vacuum)\n"
 		   "  -P, --progress=NUM       show thread progress report every NUM seconds\n"
+		   "                           (also --report-interval=NUM, as sysbench)\n"
 		   "  -r, --report-per-command report latencies and failures per command\n"
 		   "  -s, --scale=NUM          scale for :scale in custom scripts\n"
 		   "  -t, --transactions=NUM   number of transactions each client runs (default: 10)\n"
@@ -162,7 +168,9 @@ notice_receiver(void *arg, const PGresult *res)
 				init_next_line += QUIET_LOG_SECONDS;
 		}
 	}
-	else if (notice && message != NULL && strncmp(message, "progress: ", 10) == 0)
+	else if (notice && message != NULL &&
+			 (strncmp(message, "progress: ", 10) == 0 || strncmp(message, "[ ", 2) == 0 ||
+			  strstr(message, " current ops/sec;") != NULL))
 		fprintf(stderr, "%s\n", message);
 	else
 		fprintf(stderr, "%s", PQresultErrorMessage(res));
@@ -202,6 +210,10 @@ list_builtins(void)
 	fprintf(stderr, "Available builtin scripts:\n");
 	for (int i = 0; i < pb_builtin_count(); i++)
 		fprintf(stderr, "  %13s\n", pb_builtin_name(i));
+	fprintf(stderr, "\nAvailable sysbench and YCSB workloads:\n");
+	for (int i = 0; i < pb_workload_count(); i++)
+		fprintf(stderr, "  %21s  %s\n", pb_workload_at(i)->name,
+				pb_workload_at(i)->description);
 	fprintf(stderr, "\n");
 }
 
@@ -219,6 +231,23 @@ add_builtin(ClientOptions *opts, const char *arg)
 	int			found = pb_builtin_matches(name);
 	ClientScript *s;
 
+	if (pb_workload_find(name) != NULL)
+	{
+		if (opts->native != NULL || opts->nscripts > 0)
+		{
+			pg_log_error("workload \"%s\" cannot be combined with other scripts", name);
+			exit(1);
+		}
+		opts->native = pb_workload_find(name);
+		free(name);
+		return;
+	}
+	if (opts->native != NULL)
+	{
+		pg_log_error("workload \"%s\" cannot be combined with other scripts",
+					 opts->native->name);
+		exit(1);
+	}
 	if (found == 0 || pb_builtin_script(name, &canonical) == NULL)
 	{
 		if (found > 1)
@@ -557,11 +586,13 @@ build_run_query(const ClientOptions *opts, PQExpBuffer sql, ParamList *p)
 						 "latency_p99, latency_max FROM polarbench_run(");
 
 	initPQExpBuffer(&workload);
+	if (opts->native != NULL)
+		appendPQExpBufferStr(&workload, opts->native->name);
 	for (int i = 0; i < opts->nbuiltins; i++)
 		appendPQExpBuffer(&workload, "%s%s@%d", i > 0 ? "," : "",
 						  opts->scripts[i].builtin, opts->scripts[i].weight);
 	appendPQExpBuffer(sql, "workload => $%d",
-					  add_param(p, opts->nbuiltins > 0 ? workload.data : NULL));
+					  add_param(p, workload.len > 0 ? workload.data : NULL));
 
 	num = psprintf("%d", opts->nclients);
 	appendPQExpBuffer(sql, ", clients => $%d::int", add_param(p, num));
@@ -595,6 +626,19 @@ build_run_query(const ClientOptions *opts, PQExpBuffer sql, ParamList *p)
 		{
 			int			k = add_param(p, opts->var_names[i]);
 			int			v = add_param(p, opts->var_values[i]);
+
+			appendPQExpBuffer(sql, "%s$%d::text, $%d::text", i > 0 ? ", " : "", k, v);
+		}
+		appendPQExpBufferStr(sql, "])");
+	}
+	if (opts->nopts > 0)
+	{
+		/* the server reads each value as the option's type */
+		appendPQExpBufferStr(sql, ", options => pg_catalog.jsonb_object(ARRAY[");
+		for (int i = 0; i < opts->nopts; i++)
+		{
+			int			k = add_param(p, opts->opt_names[i]);
+			int			v = add_param(p, opts->opt_values[i]);
 
 			appendPQExpBuffer(sql, "%s$%d::text, $%d::text", i > 0 ? ", " : "", k, v);
 		}
@@ -710,6 +754,20 @@ run_benchmark(PGconn *conn, const ClientOptions *opts)
 	}
 	PQclear(res);
 
+	/* sysbench and YCSB workloads: the report of their tool */
+	if (opts->native != NULL)
+	{
+		const char *params[1] = {result.run_id};
+		char	   *report = single_value(conn, "SELECT polarbench_report($1::bigint)",
+										  1, params);
+
+		if (report == NULL)
+			return 1;
+		printf("%s", report);
+		termPQExpBuffer(&sql);
+		return 0;
+	}
+
 	/* built-in scripts ran at the scale of the tables, as pgbench finds it */
 	if (opts->nbuiltins > 0)
 	{
@@ -726,6 +784,49 @@ run_benchmark(PGconn *conn, const ClientOptions *opts)
 }
 
 /*
+ * take_workload_options
+ *		Take sysbench's and YCSB's options out of the command line, in
+ *		their tools' spellings (--table-size=25000, --readproportion=0.5):
+ *		they go to the server as the run's options, which checks them.
+ */
+static void
+take_workload_options(int *argc, char **argv, ClientOptions *opts)
+{
+	int			kept = 1;
+	int			i;
+
+	for (i = 1; i < *argc; i++)
+	{
+		char	   *arg = argv[i];
+		char	   *eq = strchr(arg, '=');
+
+		if (strcmp(arg, "--") == 0)
+			break;
+		if (strncmp(arg, "--", 2) == 0 && eq != NULL)
+		{
+			char	   *name = pnstrdup(arg + 2, eq - arg - 2);
+
+			if (pb_workload_has_option(PB_KIND_SYSBENCH, name) ||
+				pb_workload_has_option(PB_KIND_YCSB, name))
+			{
+				opts->opt_names = pg_realloc(opts->opt_names, sizeof(char *) * (opts->nopts + 1));
+				opts->opt_values = pg_realloc(opts->opt_values, sizeof(char *) * (opts->nopts + 1));
+				opts->opt_names[opts->nopts] = name;
+				opts->opt_values[opts->nopts] = pg_strdup(eq + 1);
+				opts->nopts++;
+				continue;
+			}
+			free(name);
+		}
+		argv[kept++] = arg;
+	}
+	for (; i < *argc; i++)
+		argv[kept++] = argv[i];
+	*argc = kept;
+	argv[kept] = NULL;
+}
+
+/*
  * main
  *		Parse the command line, check the scripts, connect, run.
  */
@@ -735,6 +836,8 @@ main(int argc, char **argv)
 	static struct option long_options[] = {
 		{"builtin", required_argument, NULL, 'b'},
 		{"client", required_argument, NULL, 'c'},
+		{"threads", required_argument, NULL, 'c'},
+		{"report-interval", required_argument, NULL, 'P'},
 		{"dbname", required_argument, NULL, 'd'},
 		{"define", required_argument, NULL, 'D'},
 		{"file", required_argument, NULL, 'f'},
@@ -799,6 +902,7 @@ main(int argc, char **argv)
 	memset(&init, 0, sizeof(init));
 	init.fillfactor = 100;
 	init.jobs = 1;
+	take_workload_options(&argc, argv, &opts);
 
 	while ((c = getopt_long(argc, argv, "b:c:d:D:f:F:h:ij:nNp:P:qrs:St:T:U:V?",
 							long_options, &optindex)) != -1)
@@ -1007,11 +1111,18 @@ main(int argc, char **argv)
 				   sizeof(ClientScript) * nfile_scripts);
 			opts.nscripts += nfile_scripts;
 		}
-		if (opts.nscripts == 0)
+		if (opts.nopts > 0 && opts.native == NULL)
+		{
+			pg_log_error("option --%s applies to sysbench and YCSB workloads",
+						 opts.opt_names[0]);
+			pg_log_error_hint("Choose one with -b, as in -b oltp_read_write or -b ycsb-a.");
+			exit(1);
+		}
+		if (opts.nscripts == 0 && opts.native == NULL)
 			add_builtin(&opts, "tpcb-like");
 		for (int i = 0; i < opts.nscripts; i++)
 			total_weight += opts.scripts[i].weight;
-		if (total_weight == 0)
+		if (total_weight == 0 && opts.native == NULL)
 		{
 			pg_log_error("total script weight must not be zero");
 			exit(1);

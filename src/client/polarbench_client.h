@@ -11,6 +11,8 @@
 
 #include "libpq-fe.h"
 
+#include "pb_workload.h"
+
 /* One script of the run, as given with -b or -f */
 typedef struct ClientScript
 {
@@ -32,6 +34,12 @@ typedef struct ClientOptions
 	char	  **var_names;
 	char	  **var_values;
 	int			nvars;
+
+	/* -b with a sysbench or YCSB workload, and its --name=value options */
+	const PbWorkloadDef *native;
+	char	  **opt_names;
+	char	  **opt_values;
+	int			nopts;
 
 	int			nclients;		/* -c */
 	int			duration;		/* -T, 0 when not given */

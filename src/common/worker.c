@@ -191,6 +191,53 @@ pb_xact_commit(void)
 }
 
 /*
+ * pb_in_rolled_back_subxact
+ *		Call fn(arg) in a subtransaction of the caller's transaction, with
+ *		SPI connected, and roll the subtransaction back, so that nothing
+ *		fn did (the locks its parse analysis took, the plans it made) is
+ *		left.  cleanup(arg), if given, runs after the rollback, whether fn
+ *		returned or raised an error; errors propagate.
+ */
+void
+pb_in_rolled_back_subxact(void (*fn) (void *arg), void (*cleanup) (void *arg),
+						  void *arg)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcxt);
+	PG_TRY();
+	{
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		fn(arg);
+		SPI_finish();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		if (cleanup != NULL)
+			cleanup(arg);
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
+
+	RollbackAndReleaseCurrentSubTransaction();
+	MemoryContextSwitchTo(oldcxt);
+	CurrentResourceOwner = oldowner;
+	if (cleanup != NULL)
+		cleanup(arg);
+}
+
+/*
  * pb_check_role_can_login
  *		Workers log in as the current role: it must be allowed to.  detail
  *		says who logs in, hint what to do instead (or NULL).

@@ -12,7 +12,8 @@
  * field_length random printable ASCII characters.  The single table is one
  * job, so a parallel load of this data set runs in one worker.
  *
- * calls: args.c, load_sql.c, load_progress.c, bulk_insert.c.
+ * calls: args.c, load_sql.c, load_progress.c, bulk_insert.c; of the
+ * workload library, ycsb_gen.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -25,40 +26,13 @@
 
 #include "args.h"
 #include "load.h"
+#include "pb_workload.h"
 
 #define YCSB_MAX_RECORDS		INT64CONST(1000000000000)
 #define YCSB_MAX_FIELDS			1000
 #define YCSB_MAX_FIELD_LENGTH	1000000
 #define YCSB_MAX_ROW_BYTES		(64 * 1024 * 1024)
 #define YCSB_BATCH_BYTES		(8 * 1024 * 1024)
-#define YCSB_FNV_OFFSET_BASIS	UINT64CONST(0xCBF29CE484222325)
-#define YCSB_FNV_PRIME			UINT64CONST(1099511628211)
-
-/*
- * YCSB's Utils.fnvhash64(keynum): FNV over the 8 low-order bytes, then
- * Math.abs().
- */
-static int64
-pb_ycsb_hash(int64 keynum)
-{
-	uint64		hash = YCSB_FNV_OFFSET_BASIS;
-	uint64		val = (uint64) keynum;
-	int64		result;
-	int			i;
-
-	for (i = 0; i < 8; i++)
-	{
-		hash ^= val & 0xff;
-		hash *= YCSB_FNV_PRIME;
-		/* Java's >> on a long: arithmetic shift */
-		val = (uint64) (((int64) val) >> 8);
-	}
-	result = (int64) hash;
-	/* Math.abs(Long.MIN_VALUE) is Long.MIN_VALUE */
-	if (result < 0 && result != PG_INT64_MIN)
-		result = -result;
-	return result;
-}
 
 /*
  * Check the options that concern YCSB.
@@ -66,7 +40,8 @@ pb_ycsb_hash(int64 keynum)
 static void
 ycsb_check(const PbLoadOptions *opts)
 {
-	pb_check_range("records", opts->records, 1, YCSB_MAX_RECORDS, NULL);
+	pb_check_range("records", opts->records, 0, YCSB_MAX_RECORDS,
+				   "records => 0 makes an empty usertable, for the ycsb-load workload.");
 	pb_check_range("fields", opts->fields, 1, YCSB_MAX_FIELDS, NULL);
 	pb_check_range("field_length", opts->field_length, 1,
 				   YCSB_MAX_FIELD_LENGTH, NULL);
@@ -146,8 +121,7 @@ ycsb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 		int			keylen;
 		text	   *key;
 
-		keylen = snprintf(keybuf, sizeof(keybuf), "user" INT64_FORMAT,
-						  pb_ycsb_hash(keynum));
+		keylen = pb_ycsb_key_name(keybuf, sizeof(keybuf), keynum, false, 1);
 		key = MemoryContextAlloc(bulk->batch_cxt, VARHDRSZ + keylen);
 		SET_VARSIZE(key, VARHDRSZ + keylen);
 		memcpy(VARDATA(key), keybuf, keylen);

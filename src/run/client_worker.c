@@ -48,16 +48,13 @@ typedef struct PbClient
 {
 	PbRunShared *run;
 	PbClientSlot *slot;
-	PbCommandStats *stats;		/* all scripts' commands */
-	int		   *stats_offset;	/* first command of each script */
-	PbExecutor *exec;
-	PbScriptSet *set;
-	PbPrng		choose_prng;
+	const PbDriver *driver;
+	PbDriverContext ctx;
+	bool		set_up;			/* the driver's state is made */
 	int			client_no;
 	int64		done;			/* transactions finished */
 	bool		running;		/* past the start barrier */
 	bool		clean_exit;		/* leaving by its own decision */
-	int			current_script;
 } PbClient;
 
 static PbClient client;
@@ -121,10 +118,8 @@ pb_client_fail(ErrorData *edata)
 	if (pg_atomic_read_u32(&client.run->stop_reason) != PB_STOP_NONE)
 		return;
 	/* an SQL command's error: say which command */
-	if (context == NULL && client.running && client.exec != NULL)
-		context = psprintf("command at line %d of script \"%s\"",
-						   client.set->scripts[client.current_script].commands[pb_executor_current_command(client.exec)].line,
-						   client.set->scripts[client.current_script].name);
+	if (context == NULL && client.running && client.set_up)
+		context = client.driver->error_context(&client.ctx);
 	pb_fail_run_error(client.run, client.client_no, edata->sqlerrcode,
 					  edata->message, edata->detail, edata->hint, context);
 }
@@ -146,6 +141,25 @@ pb_client_should_stop(int64 now)
 	if (now >= pb_run_deadline(run))
 		return true;
 	return false;
+}
+
+/*
+ * pb_client_claim
+ *		Take the next operation of the run's budget, if it has one (YCSB's
+ *		operationcount, or the records of its load phase).  Returns false
+ *		when the budget is spent.
+ */
+static inline bool
+pb_client_claim(void)
+{
+	PbRunShared *run = client.run;
+	uint64		claimed;
+
+	if (run->ops_limit == 0)
+		return true;
+	claimed = pg_atomic_fetch_add_u64(&run->ops_claimed, 1);
+	client.ctx.op_index = (int64) claimed;
+	return claimed < (uint64) run->ops_limit;
 }
 
 /*
@@ -172,9 +186,43 @@ pb_client_wait_start(void)
 }
 
 /*
+ * pb_client_add_counts
+ *		Add one transaction's counts and latency to the client's slot.
+ */
+static inline void
+pb_client_add_counts(PbClientSlot *slot, uint64 *hist, const PbTxnCounts *counts,
+					 int64 latency)
+{
+	double		ms = latency / 1e6;
+	uint64		sumsq_bits;
+	double		sumsq;
+
+	client.done++;
+	pb_counter_add(&slot->transactions, 1);
+	pb_counter_add(&slot->statements, counts->statements);
+	pb_counter_add(&slot->reads, counts->reads);
+	pb_counter_add(&slot->writes, counts->writes);
+	pb_counter_add(&slot->others, counts->others);
+	if (counts->errors > 0)
+		pb_counter_add(&slot->errors, counts->errors);
+	pb_counter_add(&slot->latency_sum_ns, latency);
+	sumsq_bits = pg_atomic_read_u64(&slot->latency_sumsq);
+	memcpy(&sumsq, &sumsq_bits, sizeof(sumsq));
+	sumsq += ms * ms;
+	memcpy(&sumsq_bits, &sumsq, sizeof(sumsq));
+	pg_atomic_write_u64(&slot->latency_sumsq, sumsq_bits);
+	if ((uint64) latency > pg_atomic_read_u64(&slot->latency_max_ns))
+		pg_atomic_write_u64(&slot->latency_max_ns, latency);
+	if ((uint64) latency < pg_atomic_read_u64(&slot->latency_min_ns))
+		pg_atomic_write_u64(&slot->latency_min_ns, latency);
+	pb_hist_add(hist, latency);
+}
+
+/*
  * pb_client_loop
- *		Run transactions until the run is over.  Each one is timed from the
- *		start of its script to its end, \sleep included, as pgbench does.
+ *		Run transactions until the run is over.  Each one is timed from its
+ *		start to its end, \sleep and restarts included, as pgbench and
+ *		sysbench do.
  */
 static void
 pb_client_loop(void)
@@ -183,44 +231,21 @@ pb_client_loop(void)
 	uint64	   *hist = pb_slot_histogram(slot);
 	int64		now = pb_now_ns();
 
-	while (!pb_client_should_stop(now))
+	while (!pb_client_should_stop(now) && pb_client_claim())
 	{
-		int			script_no;
-		int64		statements = 0;
+		PbTxnCounts counts = {0};
 		int64		start = now;
-		int64		latency;
-		double		ms;
-		uint64		sumsq_bits;
-		double		sumsq;
 
 		CHECK_FOR_INTERRUPTS();
 
-		script_no = pb_choose_script(client.set, &client.choose_prng);
-		client.current_script = script_no;
-		if (!pb_executor_run_script(client.exec, script_no,
-									client.stats + client.stats_offset[script_no],
-									&statements))
+		if (!client.driver->transaction(&client.ctx, &counts))
 		{
-			/* the run ended in a \sleep: this transaction does not count */
+			/* the run ended in the transaction: it does not count */
 			now = pb_now_ns();
 			break;
 		}
-
 		now = pb_now_ns();
-		latency = now - start;
-		ms = latency / 1e6;
-		client.done++;
-		pb_counter_add(&slot->transactions, 1);
-		pb_counter_add(&slot->statements, statements);
-		pb_counter_add(&slot->latency_sum_ns, latency);
-		sumsq_bits = pg_atomic_read_u64(&slot->latency_sumsq);
-		memcpy(&sumsq, &sumsq_bits, sizeof(sumsq));
-		sumsq += ms * ms;
-		memcpy(&sumsq_bits, &sumsq, sizeof(sumsq));
-		pg_atomic_write_u64(&slot->latency_sumsq, sumsq_bits);
-		if (latency > (int64) pg_atomic_read_u64(&slot->latency_max_ns))
-			pg_atomic_write_u64(&slot->latency_max_ns, latency);
-		pb_hist_add(hist, latency);
+		pb_client_add_counts(slot, hist, &counts, now - start);
 	}
 	slot->finish_ns = now;
 
@@ -228,7 +253,9 @@ pb_client_loop(void)
 	if (now >= client.run->limit_ns &&
 		(client.run->end_ns == 0 || client.run->end_ns > client.run->limit_ns) &&
 		(client.run->transactions_limit == 0 ||
-		 client.done < client.run->transactions_limit))
+		 client.done < client.run->transactions_limit) &&
+		(client.run->ops_limit == 0 ||
+		 pg_atomic_read_u64(&client.run->ops_claimed) < (uint64) client.run->ops_limit))
 		pb_fail_run_too_long(client.run);
 }
 
@@ -252,8 +279,8 @@ pb_client_handle_error(MemoryContext loop_cxt)
 	MemoryContextSwitchTo(loop_cxt);
 	edata = CopyErrorData();
 	FlushErrorState();
-	if (client.exec != NULL)
-		pb_executor_abort(client.exec);
+	if (client.set_up)
+		client.driver->abort(&client.ctx);
 	else
 		AbortCurrentTransaction();
 	MemoryContextSwitchTo(loop_cxt);
@@ -263,14 +290,8 @@ pb_client_handle_error(MemoryContext loop_cxt)
 		(edata->sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE ||
 		 edata->sqlerrcode == ERRCODE_T_R_DEADLOCK_DETECTED);
 
-	if (client.running && client.stats != NULL)
-	{
-		int			pc = pb_executor_current_command(client.exec);
-		PbCommandStats *stats = client.stats +
-			client.stats_offset[client.current_script];
-
-		pb_counter_add(&stats[pc].failures, 1);
-	}
+	if (client.running && client.ctx.current_command >= 0)
+		pb_counter_add(&client.ctx.stats[client.ctx.current_command].failures, 1);
 
 	if (retryable)
 	{
@@ -288,64 +309,24 @@ pb_client_handle_error(MemoryContext loop_cxt)
 
 /*
  * pb_client_setup
- *		Build the client's scripts from the run's configuration, prepare
- *		them, and set its variables: the predefined ones first, so that vars
- *		may override them.
+ *		Have the workload's driver build and prepare what the client runs.
  */
 static void
-pb_client_setup(const PbRunConfig *config)
+pb_client_setup(PbRunConfig *config, char *slots)
 {
-	PbClientState *state;
-	uint64		seed;
-	int			ncommands = 0;
-
-	client.set = pb_config_build_scripts(config, false);
-	client.exec = pb_executor_create(client.set, client.run);
-	pb_executor_prepare(client.exec);
-
-	/* every client draws its own numbers, reproducible from the run's seed */
-	seed = (uint64) config->random_seed;
-	state = pb_client_create(client.set,
-							 seed + (uint64) (client.client_no + 1) * PB_CLIENT_SEED_STRIDE,
-							 config->random_seed);
-	if (state == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OUT_OF_MEMORY),
-				 errmsg("out of memory")));
-	pb_executor_set_client(client.exec, state);
-	pb_prng_seed(&client.choose_prng, seed ^ ((uint64) client.client_no << 32));
-	/* predefined variables first, so that vars may override them */
-	{
-		PbValue		v;
-
-		v.type = PB_VAL_INT;
-		v.u.ival = client.client_no;
-		pb_var_set_value(state, pb_var_id(client.set, "client_id", false), &v);
-		v.u.ival = config->random_seed;
-		pb_var_set_value(state, pb_var_id(client.set, "random_seed", false), &v);
-		pb_var_set_value(state, pb_var_id(client.set, "default_seed", false), &v);
-	}
-
-	for (int i = 0; i < config->nvars; i++)
-	{
-		PbError		err;
-
-		if (!pb_var_set_string(state, pb_var_id(client.set, config->var_names[i], false),
-							   config->var_values[i], &err))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s", err.message)));
-	}
-	client.stats_offset = palloc(sizeof(int) * client.set->nscripts);
-	for (int s = 0; s < client.set->nscripts; s++)
-	{
-		client.stats_offset[s] = ncommands;
-		ncommands += client.set->scripts[s].ncommands;
-	}
-	if (ncommands != client.run->ncommands)
-		elog(ERROR, "script set has %d commands, run has %d",
-			 ncommands, client.run->ncommands);
-	client.stats = pb_slot_commands(client.slot);
+	client.driver = pb_driver(config->kind);
+	client.ctx.run = client.run;
+	client.ctx.slots = slots;
+	client.ctx.slot = client.slot;
+	client.ctx.stats = pb_slot_commands(client.slot);
+	client.ctx.config = config;
+	client.ctx.client_no = client.client_no;
+	client.ctx.seed = (uint64) config->random_seed +
+		(uint64) (client.client_no + 1) * PB_CLIENT_SEED_STRIDE;
+	client.ctx.op_index = -1;
+	client.ctx.current_command = -1;
+	client.driver->setup(&client.ctx);
+	client.set_up = true;
 }
 
 /*
@@ -398,7 +379,8 @@ pb_client_main(Datum main_arg)
 	}
 	PG_exception_stack = &local_sigjmp_buf;
 
-	pb_client_setup(pb_config_deserialize(shm_toc_lookup(toc, PB_KEY_CONFIG, false)));
+	pb_client_setup(pb_config_deserialize(shm_toc_lookup(toc, PB_KEY_CONFIG, false)),
+					slots);
 
 	if (!pb_client_wait_start())
 		pb_client_leave();

@@ -59,6 +59,27 @@ pb_hist_value(int bucket)
 }
 
 /*
+ * pb_hist_bounds
+ *		The values in nanoseconds a bucket holds: from *lower up to, not
+ *		including, *upper.
+ */
+void
+pb_hist_bounds(int bucket, uint64 *lower, uint64 *upper)
+{
+	int			shift;
+
+	if (bucket < 2 * PB_HIST_SUB)
+	{
+		*lower = bucket;
+		*upper = bucket + 1;
+		return;
+	}
+	shift = (bucket - 2 * PB_HIST_SUB) / PB_HIST_SUB + 1;
+	*lower = ((uint64) (PB_HIST_SUB + (bucket - 2 * PB_HIST_SUB) % PB_HIST_SUB)) << shift;
+	*upper = *lower + ((uint64) 1 << shift);
+}
+
+/*
  * pb_hist_add
  *		Count one value.  Only the owning client writes its histogram.
  */

@@ -14,12 +14,15 @@
  * commands that run code on another role's behalf.  The SQL it runs is
  * fixed; only values go in as parameters.
  *
- * calls: worker.c, run_shmem.c, run_status.c, run_stats.c, run_config.c; of
- * the script library, script_set.c.
+ * calls: worker.c, run_shmem.c, histogram.c, run_status.c, run_stats.c,
+ * run_config.c, drivers.c; of the workload library, workload_options.c.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
+
+#include <sys/time.h>
+#include <time.h>
 
 #include "access/xact.h"
 #include "catalog/pg_type.h"
@@ -50,12 +53,14 @@
 static PbRunShared *recorder_run;
 
 /* The result tables the recorder holds session locks on */
-#define PB_RECORDER_NLOCKS		4
+#define PB_RECORDER_NLOCKS		7
+/* of which those that every version has */
+#define PB_RECORDER_CORE_TABLES	4
 static LockRelId recorder_locks[PB_RECORDER_NLOCKS];
 static int	recorder_nlocks = 0;
 
 static void pb_recorder_record(PbRunShared *run, char *slots,
-							   PbRunConfig *config, PbScriptSet *set);
+							   PbRunConfig *config);
 
 /*
  * pb_recorder_exit
@@ -90,7 +95,7 @@ pb_recorder_exit(int code, Datum arg)
 }
 
 /* The most columns one of the recorder's statements writes */
-#define PB_RECORDER_MAX_COLUMNS	24
+#define PB_RECORDER_MAX_COLUMNS	32
 
 /*
  * The columns one of the recorder's statements writes, by name, with
@@ -131,6 +136,10 @@ pb_summary_columns(PbColumns *c, const PbRunSummary *s)
 	pb_column(c, "failed", INT8OID, Int64GetDatum(s->failed), false);
 	pb_column(c, "latency_avg", FLOAT8OID, Float8GetDatum(s->latency_avg), none);
 	pb_column(c, "latency_stddev", FLOAT8OID, Float8GetDatum(s->latency_stddev), none);
+	pb_column(c, "reads", INT8OID, Int64GetDatum(s->reads), false);
+	pb_column(c, "writes", INT8OID, Int64GetDatum(s->writes), false);
+	pb_column(c, "others", INT8OID, Int64GetDatum(s->others), false);
+	pb_column(c, "errors", INT8OID, Int64GetDatum(s->errors), false);
 }
 
 /* Qualified name of a result table. */
@@ -167,13 +176,54 @@ pb_recorder_exec(const char *sql, PbColumns *c)
 }
 
 /*
+ * pb_result_table
+ *		The result table of that name, or InvalidOid if the installed
+ *		version of the extension has none.
+ */
+static Oid
+pb_result_table(const char *name)
+{
+	return get_relname_relid(name, get_namespace_oid(recorder_run->schema, false));
+}
+
+/*
+ * pb_columns_installed
+ *		Keep only the columns the installed version of the table has: a
+ *		library newer than the extension's SQL objects (before ALTER
+ *		EXTENSION polarbench UPDATE) records what they can hold.
+ */
+static void
+pb_columns_installed(PbColumns *c, Oid relid)
+{
+	int			kept = 0;
+
+	for (int i = 0; i < c->n; i++)
+	{
+		if (get_attnum(relid, c->names[i]) == InvalidAttrNumber)
+			continue;
+		c->names[kept] = c->names[i];
+		c->types[kept] = c->types[i];
+		c->values[kept] = c->values[i];
+		c->nulls[kept] = c->nulls[i];
+		kept++;
+	}
+	c->n = kept;
+}
+
+/*
  * pb_recorder_insert
- *		INSERT the columns into table, with what follows them (RETURNING...).
+ *		INSERT the columns into table, with what follows them (RETURNING...);
+ *		nothing if the installed version has no such table.
  */
 static void
 pb_recorder_insert(const char *table, PbColumns *c, const char *tail)
 {
 	StringInfoData sql;
+	Oid			relid = pb_result_table(table);
+
+	if (!OidIsValid(relid))
+		return;
+	pb_columns_installed(c, relid);
 
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "INSERT INTO %s (", pb_table(table));
@@ -195,6 +245,7 @@ pb_recorder_update_run(PbColumns *c, int64 run_id)
 {
 	StringInfoData sql;
 
+	pb_columns_installed(c, pb_result_table("polarbench_run_data"));
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "UPDATE %s SET ", pb_table("polarbench_run_data"));
 	for (int i = 0; i < c->n; i++)
@@ -269,8 +320,8 @@ pb_recorder_insert_run(PbRunConfig *config)
 {
 	PbRunShared *run = recorder_run;
 	PbColumns	c = {0};
-	Datum	   *texts = palloc(sizeof(Datum) * config->nscripts);
-	Datum	   *weights = palloc(sizeof(Datum) * config->nscripts);
+	Datum	   *texts = palloc(sizeof(Datum) * Max(config->nscripts, 1));
+	Datum	   *weights = palloc(sizeof(Datum) * Max(config->nscripts, 1));
 	bool		isnull;
 	int64		run_id;
 
@@ -298,6 +349,10 @@ pb_recorder_insert_run(PbRunConfig *config)
 			  config->vars_json ?
 			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->vars_json)) : 0,
 			  config->vars_json == NULL);
+	pb_column(&c, "options", JSONBOID,
+			  config->options_json ?
+			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->options_json)) : 0,
+			  config->options_json == NULL);
 	pb_column(&c, "random_seed", INT8OID, Int64GetDatum(config->random_seed), false);
 	pb_column(&c, "run_by", OIDOID, ObjectIdGetDatum(run->role), false);
 	pb_column(&c, "status", TEXTOID, CStringGetTextDatum("running"), false);
@@ -315,24 +370,126 @@ pb_recorder_insert_run(PbRunConfig *config)
 	return run_id;
 }
 
+/* What the recorder keeps from one progress tick to the next */
+typedef struct PbProgressState
+{
+	PbTotals	last;
+	int64		last_ns;
+	uint64	   *last_hist;		/* the transactions' histogram at the last tick */
+	uint64	   *hist;			/* scratch */
+	uint64	   *last_op_hist[PB_YCSB_NOPS]; /* YCSB: each operation's */
+	int64		last_op_ns[PB_YCSB_NOPS];
+	int			pct;			/* the percentile the progress line shows */
+} PbProgressState;
+
+/* The difference of two histograms, into to. */
+static void
+pb_hist_subtract(uint64 *to, const uint64 *from)
+{
+	for (int b = 0; b < PB_HIST_BUCKETS; b++)
+		to[b] -= from[b];
+}
+
 /*
- * pb_recorder_progress
- *		Insert one progress row and publish its line for the launcher.
+ * pb_ycsb_status
+ *		YCSB's status line for an interval: the time, the seconds and
+ *		operations so far, the interval's throughput, and for each operation
+ *		of the workload its interval's count and latencies in microseconds,
+ *		as its HdrHistogram measurements print them.
  */
 static void
-pb_recorder_progress(int64 run_id, double elapsed, const PbRunSummary *s)
+pb_ycsb_status(char *buf, size_t len, PbRunShared *run, char *slots,
+			   PbProgressState *ps, double elapsed, int64 total_ops,
+			   const PbRunSummary *interval, const PbYcsbOptions *o)
+{
+	struct timeval tv;
+	struct tm	tm;
+	size_t		n;
+	char		stamp[32];
+
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
+	n = snprintf(buf, len, "%s:%03d %.0f sec: " INT64_FORMAT " operations; %.2f current ops/sec;",
+				 stamp, (int) (tv.tv_usec / 1000), elapsed, total_ops, interval->tps);
+	for (int op = 0; op < PB_YCSB_NOPS && n < len; op++)
+	{
+		uint64		count = 0;
+		uint64		ns = 0;
+		bool		used = o->proportions[op] > 0 ||
+			(o->proportions[PB_YCSB_RMW] > 0 && (op == PB_YCSB_READ || op == PB_YCSB_UPDATE));
+
+		if (!used)
+			continue;
+		pb_hist_merge(run, slots, op, ps->hist);
+		for (int i = 0; i < run->nclients; i++)
+			ns += pg_atomic_read_u64(&pb_slot_commands(pb_slot(run, slots, i))[op].total_ns);
+		pb_hist_subtract(ps->hist, ps->last_op_hist[op]);
+		for (int b = 0; b < PB_HIST_BUCKETS; b++)
+			count += ps->hist[b];
+		n += snprintf(buf + n, len - n,
+					  " [%s: Count=" UINT64_FORMAT ", Max=%.0f, Min=%.0f, Avg=%.2f, 90=%.0f, 99=%.0f, 99.9=%.0f, 99.99=%.0f]",
+					  pb_ycsb_op_name(op), count,
+					  pb_hist_percentile(ps->hist, count, 1.0) / 1e3,
+					  pb_hist_percentile(ps->hist, count, 0.0) / 1e3,
+					  count > 0 ? (ns - ps->last_op_ns[op]) / 1e3 / count : 0.0,
+					  pb_hist_percentile(ps->hist, count, 0.90) / 1e3,
+					  pb_hist_percentile(ps->hist, count, 0.99) / 1e3,
+					  pb_hist_percentile(ps->hist, count, 0.999) / 1e3,
+					  pb_hist_percentile(ps->hist, count, 0.9999) / 1e3);
+		pb_hist_merge(run, slots, op, ps->last_op_hist[op]);
+		ps->last_op_ns[op] = ns;
+	}
+}
+
+/*
+ * pb_recorder_progress
+ *		At a progress tick: the interval's figures, one progress row, and
+ *		its line, in the words of the workload's tool, published for the
+ *		launcher.
+ */
+static void
+pb_recorder_progress(int64 run_id, double elapsed, PbRunShared *run,
+					 char *slots, PbProgressState *ps,
+					 const PbRunConfig *config)
 {
 	PbColumns	c = {0};
-	char		line[256];
+	PbTotals	totals;
+	PbRunSummary s;
+	char		line[PB_PROGRESS_LINE_LEN];
+	int64		now = pb_now_ns();
+	int64		ok;
+	bool		none;
+
+	pb_totals_read(run, slots, &totals);
+	/* the figures cover the time since the last reading */
+	pb_summary_interval(&ps->last, &totals, (now - ps->last_ns) / 1e9, &s);
+	pb_hist_merge(run, slots, -1, ps->hist);
+	pb_hist_subtract(ps->hist, ps->last_hist);
+	ok = s.transactions;
+	s.latency_p95 = pb_hist_percentile(ps->hist, ok, 0.95) / 1e6;
+	s.pct = ps->pct;
+	s.latency_pct = pb_hist_percentile(ps->hist, ok, ps->pct / 100.0) / 1e6;
+	pb_hist_merge(run, slots, -1, ps->last_hist);
+	none = (ok == 0);
+
+	if (config->kind == PB_KIND_YCSB)
+		pb_ycsb_status(line, sizeof(line), run, slots, ps, elapsed,
+					   totals.transactions, &s, config->options);
+	else
+		pb_progress_line(line, sizeof(line), config->kind, run->nclients,
+						 elapsed, &s);
+	ps->last = totals;
+	ps->last_ns = now;
 
 	pb_column(&c, "run_id", INT8OID, Int64GetDatum(run_id), false);
 	pb_column(&c, "elapsed", FLOAT8OID, Float8GetDatum(elapsed), false);
-	pb_summary_columns(&c, s);
+	pb_summary_columns(&c, &s);
+	pb_column(&c, "latency_p95", FLOAT8OID, Float8GetDatum(s.latency_p95), none);
 	pb_xact_begin(NIL);
 	pb_recorder_insert("polarbench_progress_data", &c, "");
 	pb_recorder_commit();
 
-	pb_progress_line(line, sizeof(line), elapsed, s);
 	SpinLockAcquire(&recorder_run->mutex);
 	strlcpy(recorder_run->progress_line, line, sizeof(recorder_run->progress_line));
 	recorder_run->progress_seq++;
@@ -341,58 +498,139 @@ pb_recorder_progress(int64 run_id, double elapsed, const PbRunSummary *s)
 }
 
 /*
- * pb_recorder_statements
- *		Insert the per-command figures of every script, summed over clients.
+ * pb_recorder_commands
+ *		Insert the figures of every command the workload reports on, summed
+ *		over clients: the statements of scripts and of sysbench workloads,
+ *		or YCSB's operations, with their percentiles.
  */
 static void
-pb_recorder_statements(int64 run_id, PbScriptSet *set, char *slots)
+pb_recorder_commands(int64 run_id, const PbRunConfig *config, char *slots)
 {
 	PbRunShared *run = recorder_run;
-	int			offset = 0;
+	PbCommandDesc *descs;
+	int			n = pb_driver(config->kind)->commands(config, &descs);
+	uint64	   *merged = palloc(sizeof(uint64) * PB_HIST_BUCKETS);
 
-	for (int s = 0; s < set->nscripts; s++)
+	for (int cmd = 0; cmd < n; cmd++)
 	{
-		PbScript   *script = &set->scripts[s];
+		PbColumns	c = {0};
+		uint64		executions = 0;
+		uint64		failures = 0;
+		uint64		total_ns = 0;
+		uint64		min_ns = PG_UINT64_MAX;
+		uint64		max_ns = 0;
+		bool		none;
 
-		for (int cmd = 0; cmd < script->ncommands; cmd++)
+		for (int i = 0; i < run->nclients; i++)
 		{
-			PbColumns	c = {0};
-			uint64		executions = 0;
-			uint64		failures = 0;
-			uint64		total_ns = 0;
+			PbCommandStats *stats = pb_slot_commands(pb_slot(run, slots, i)) + cmd;
 
-			for (int i = 0; i < run->nclients; i++)
-			{
-				PbCommandStats *stats = pb_slot_commands(pb_slot(run, slots, i));
-
-				executions += pg_atomic_read_u64(&stats[offset + cmd].executions);
-				failures += pg_atomic_read_u64(&stats[offset + cmd].failures);
-				total_ns += pg_atomic_read_u64(&stats[offset + cmd].total_ns);
-			}
-			pb_column(&c, "run_id", INT8OID, Int64GetDatum(run_id), false);
-			pb_column(&c, "script_no", INT4OID, Int32GetDatum(s + 1), false);
-			pb_column(&c, "command_no", INT4OID, Int32GetDatum(cmd + 1), false);
-			pb_column(&c, "line", INT4OID, Int32GetDatum(script->commands[cmd].line), false);
-			pb_column(&c, "command", TEXTOID,
-					  CStringGetTextDatum(script->commands[cmd].text), false);
+			executions += pg_atomic_read_u64(&stats->executions);
+			failures += pg_atomic_read_u64(&stats->failures);
+			total_ns += pg_atomic_read_u64(&stats->total_ns);
+			min_ns = Min(min_ns, pg_atomic_read_u64(&stats->min_ns));
+			max_ns = Max(max_ns, pg_atomic_read_u64(&stats->max_ns));
+		}
+		none = (executions == 0);
+		/* a statement or operation the workload never runs has no row */
+		if (config->kind != PB_KIND_SCRIPTS && none && failures == 0)
+			continue;
+		pb_column(&c, "run_id", INT8OID, Int64GetDatum(run_id), false);
+		if (config->kind == PB_KIND_YCSB)
+		{
+			pb_hist_merge(run, slots, cmd, merged);
+			pb_column(&c, "operation", TEXTOID, CStringGetTextDatum(descs[cmd].text), false);
+			pb_column(&c, "operations", INT8OID, Int64GetDatum(executions), false);
+			pb_column(&c, "errors", INT8OID, Int64GetDatum(failures), false);
+			pb_column(&c, "latency_p95", FLOAT8OID,
+					  Float8GetDatum(Min(pb_hist_percentile(merged, executions, 0.95), max_ns) / 1e6), none);
+			pb_column(&c, "latency_p99", FLOAT8OID,
+					  Float8GetDatum(Min(pb_hist_percentile(merged, executions, 0.99), max_ns) / 1e6), none);
+		}
+		else
+		{
+			pb_column(&c, "script_no", INT4OID, Int32GetDatum(descs[cmd].script_no), false);
+			pb_column(&c, "command_no", INT4OID, Int32GetDatum(descs[cmd].command_no), false);
+			pb_column(&c, "line", INT4OID, Int32GetDatum(descs[cmd].line), false);
+			pb_column(&c, "command", TEXTOID, CStringGetTextDatum(descs[cmd].text), false);
 			pb_column(&c, "executions", INT8OID, Int64GetDatum(executions), false);
 			pb_column(&c, "failures", INT8OID, Int64GetDatum(failures), false);
-			pb_column(&c, "latency_avg", FLOAT8OID,
-					  Float8GetDatum(executions > 0 ? total_ns / 1e6 / executions : 0),
-					  executions == 0);
-			pb_recorder_insert("polarbench_statement_data", &c, "");
 		}
-		offset += script->ncommands;
+		pb_column(&c, "latency_avg", FLOAT8OID,
+				  Float8GetDatum(none ? 0 : total_ns / 1e6 / executions), none);
+		pb_column(&c, "latency_min", FLOAT8OID, Float8GetDatum(min_ns / 1e6), none);
+		pb_column(&c, "latency_max", FLOAT8OID, Float8GetDatum(max_ns / 1e6), none);
+		pb_recorder_insert(config->kind == PB_KIND_YCSB ? "polarbench_operation_data" :
+						   "polarbench_statement_data", &c, "");
+	}
+	pfree(merged);
+}
+
+/*
+ * pb_recorder_clients
+ *		Insert each client's transactions, errors and time spent in them:
+ *		what sysbench's threads fairness is made from.
+ */
+static void
+pb_recorder_clients(int64 run_id, char *slots)
+{
+	PbRunShared *run = recorder_run;
+
+	for (int i = 0; i < run->nclients; i++)
+	{
+		PbClientSlot *slot = pb_slot(run, slots, i);
+		PbColumns	c = {0};
+
+		pb_column(&c, "run_id", INT8OID, Int64GetDatum(run_id), false);
+		pb_column(&c, "client", INT4OID, Int32GetDatum(i + 1), false);
+		pb_column(&c, "transactions", INT8OID,
+				  Int64GetDatum(pg_atomic_read_u64(&slot->transactions)), false);
+		pb_column(&c, "failed", INT8OID,
+				  Int64GetDatum(pg_atomic_read_u64(&slot->failed)), false);
+		pb_column(&c, "errors", INT8OID,
+				  Int64GetDatum(pg_atomic_read_u64(&slot->errors)), false);
+		pb_column(&c, "latency_sum", FLOAT8OID,
+				  Float8GetDatum(pg_atomic_read_u64(&slot->latency_sum_ns) / 1e6), false);
+		pb_recorder_insert("polarbench_client_data", &c, "");
 	}
 }
 
 /*
- * pb_recorder_finish
- *		Write the run's summary and final status, and the per-command
- *		figures, in one transaction.
+ * pb_recorder_histogram
+ *		Insert the run's merged latency histogram, one row per bucket that
+ *		holds any transaction, so that any percentile can be read later.
  */
 static void
-pb_recorder_finish(int64 run_id, PbScriptSet *set, char *slots)
+pb_recorder_histogram(int64 run_id, char *slots)
+{
+	uint64	   *merged = palloc(sizeof(uint64) * PB_HIST_BUCKETS);
+
+	pb_hist_merge(recorder_run, slots, -1, merged);
+	for (int b = 0; b < PB_HIST_BUCKETS; b++)
+	{
+		PbColumns	c = {0};
+		uint64		lower;
+		uint64		upper;
+
+		if (merged[b] == 0)
+			continue;
+		pb_hist_bounds(b, &lower, &upper);
+		pb_column(&c, "run_id", INT8OID, Int64GetDatum(run_id), false);
+		pb_column(&c, "latency_from", FLOAT8OID, Float8GetDatum(lower / 1e6), false);
+		pb_column(&c, "latency_to", FLOAT8OID, Float8GetDatum(upper / 1e6), false);
+		pb_column(&c, "transactions", INT8OID, Int64GetDatum(merged[b]), false);
+		pb_recorder_insert("polarbench_histogram_data", &c, "");
+	}
+	pfree(merged);
+}
+
+/*
+ * pb_recorder_finish
+ *		Write the run's summary and final status, and the per-command and
+ *		per-client figures, in one transaction.
+ */
+static void
+pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 {
 	PbRunShared *run = recorder_run;
 	PbRunSummary s;
@@ -429,6 +667,7 @@ pb_recorder_finish(int64 run_id, PbScriptSet *set, char *slots)
 	pb_column(&c, "seconds", FLOAT8OID, Float8GetDatum(seconds), false);
 	pb_column(&c, "statements", INT8OID, Int64GetDatum(s.statements), false);
 	pb_summary_columns(&c, &s);
+	pb_column(&c, "latency_min", FLOAT8OID, Float8GetDatum(s.latency_min), none);
 	pb_column(&c, "latency_p50", FLOAT8OID, Float8GetDatum(s.latency_p50), none);
 	pb_column(&c, "latency_p95", FLOAT8OID, Float8GetDatum(s.latency_p95), none);
 	pb_column(&c, "latency_p99", FLOAT8OID, Float8GetDatum(s.latency_p99), none);
@@ -442,7 +681,11 @@ pb_recorder_finish(int64 run_id, PbScriptSet *set, char *slots)
 	SpinLockRelease(&run->mutex);
 	pb_recorder_update_run(&c, run_id);
 	if (run->start_ns > 0)
-		pb_recorder_statements(run_id, set, slots);
+	{
+		pb_recorder_commands(run_id, config, slots);
+		pb_recorder_clients(run_id, slots);
+		pb_recorder_histogram(run_id, slots);
+	}
 	pb_recorder_commit();
 	SpinLockAcquire(&run->mutex);
 	run->recorded = true;
@@ -524,7 +767,9 @@ pb_recorder_lock_tables(void)
 {
 	static const char *const tables[PB_RECORDER_NLOCKS] = {
 		"polarbench_run_data", "polarbench_run_data_run_id_seq",
-		"polarbench_progress_data", "polarbench_statement_data"
+		"polarbench_progress_data", "polarbench_statement_data",
+		"polarbench_operation_data", "polarbench_client_data",
+		"polarbench_histogram_data"
 	};
 	Oid			nspid;
 
@@ -535,6 +780,9 @@ pb_recorder_lock_tables(void)
 		LockRelId	relid;
 		Oid			oid = get_relname_relid(tables[i], nspid);
 
+		/* tables of a newer version than the one installed */
+		if (!OidIsValid(oid) && i >= PB_RECORDER_CORE_TABLES)
+			continue;
 		if (!OidIsValid(oid))
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_TABLE),
@@ -561,7 +809,6 @@ pb_recorder_main(Datum main_arg)
 	char	   *slots;
 	PbRunShared *run;
 	PbRunConfig *config;
-	PbScriptSet *set;
 
 	seg = pb_worker_attach(main_arg, "polarbench recorder");
 	toc = shm_toc_attach(PB_RUN_MAGIC, dsm_segment_address(seg));
@@ -581,8 +828,7 @@ pb_recorder_main(Datum main_arg)
 	{
 		pb_recorder_lock_tables();
 		config = pb_config_deserialize(shm_toc_lookup(toc, PB_KEY_CONFIG, false));
-		set = pb_config_build_scripts(config, false);
-		pb_recorder_record(run, slots, config, set);
+		pb_recorder_record(run, slots, config);
 	}
 	PG_CATCH();
 	{
@@ -607,12 +853,10 @@ pb_recorder_main(Datum main_arg)
  *		Record the run from its start to its end.
  */
 static void
-pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config,
-				   PbScriptSet *set)
+pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config)
 {
 	int64		run_id;
-	PbTotals	last = {0};
-	int64		last_ns = 0;
+	PbProgressState ps;
 	int			ticks = 0;
 
 	run_id = pb_recorder_insert_run(config);
@@ -631,8 +875,16 @@ pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config,
 		return;
 	}
 
+	memset(&ps, 0, sizeof(ps));
+	ps.last_ns = run->start_ns;
+	ps.hist = palloc0(sizeof(uint64) * PB_HIST_BUCKETS);
+	ps.last_hist = palloc0(sizeof(uint64) * PB_HIST_BUCKETS);
+	for (int op = 0; op < PB_YCSB_NOPS; op++)
+		ps.last_op_hist[op] = palloc0(sizeof(uint64) * PB_HIST_BUCKETS);
+	ps.pct = config->kind == PB_KIND_SYSBENCH ?
+		((const PbSysbenchOptions *) config->options)->percentile : 95;
+
 	pgstat_report_activity(STATE_RUNNING, "polarbench: recording");
-	last_ns = run->start_ns;
 	while (!pb_clients_exited(run, slots))
 	{
 		long		timeout = 1000;
@@ -645,18 +897,9 @@ pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config,
 
 			if (now >= tick)
 			{
-				PbTotals	totals;
-				PbRunSummary interval;
-
-				pb_totals_read(run, slots, &totals);
-				/* the figures cover the time since the last reading */
-				pb_summary_interval(&last, &totals, (now - last_ns) / 1e9,
-									&interval);
-				last = totals;
-				last_ns = now;
 				ticks++;
 				pb_recorder_progress(run_id, (double) ticks * run->progress_interval,
-									 &interval);
+									 run, slots, &ps, config);
 				continue;
 			}
 			timeout = Min(timeout, (tick - now) / 1000000 + 1);
@@ -664,6 +907,5 @@ pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config,
 		pb_recorder_wait(timeout);
 	}
 
-	pb_recorder_finish(run_id, set, slots);
-	pb_scriptset_free(set);
+	pb_recorder_finish(run_id, config, slots);
 }

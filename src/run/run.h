@@ -28,6 +28,7 @@
 #include "compat.h"
 #include "worker.h"
 #include "pb_script.h"
+#include "pb_workload.h"
 
 #include <time.h>
 
@@ -73,6 +74,9 @@ pb_counter_add(pg_atomic_uint64 *counter, uint64 n)
 #define PB_HIST_MAX_SHIFT		38
 #define PB_HIST_BUCKETS			(2 * PB_HIST_SUB + PB_HIST_MAX_SHIFT * PB_HIST_SUB)
 
+/* The longest progress line a run relays */
+#define PB_PROGRESS_LINE_LEN	1024
+
 /* Run states, in PbRunShared.state */
 typedef enum PbRunState
 {
@@ -103,12 +107,18 @@ typedef enum PbSlotStatus
 #define PB_FAILED_BY_LAUNCHER	(-1)
 #define PB_FAILED_BY_RECORDER	(-2)
 
-/* Per-command counters, for the per-statement report */
+/*
+ * Per-command counters, for the per-statement report: a script's commands,
+ * a sysbench workload's statements, or YCSB's operations (which also have
+ * a latency histogram each, see PbRunShared.command_histograms).
+ */
 typedef struct PbCommandStats
 {
 	pg_atomic_uint64 executions;
 	pg_atomic_uint64 failures;
 	pg_atomic_uint64 total_ns;
+	pg_atomic_uint64 min_ns;	/* PG_UINT64_MAX before the first */
+	pg_atomic_uint64 max_ns;
 } PbCommandStats;
 
 /*
@@ -125,11 +135,22 @@ typedef struct PbClientSlot
 	pg_atomic_uint64 transactions;	/* finished, successful or not */
 	pg_atomic_uint64 failed;		/* serialization or deadlock failures */
 	pg_atomic_uint64 statements;	/* SQL commands executed */
+	pg_atomic_uint64 reads;		/* of which returned rows */
+	pg_atomic_uint64 writes;	/* returned none but affected rows */
+	pg_atomic_uint64 others;	/* neither */
+	pg_atomic_uint64 errors;	/* statement errors ignored, the transaction restarted */
 	pg_atomic_uint64 latency_sum_ns;
 	pg_atomic_uint64 latency_sumsq; /* double bits, ms^2 */
+	pg_atomic_uint64 latency_min_ns;	/* PG_UINT64_MAX before the first */
 	pg_atomic_uint64 latency_max_ns;
 	int64		finish_ns;		/* monotonic clock when the client stopped */
-	/* uint64 histogram[PB_HIST_BUCKETS] and PbCommandStats[] follow */
+	int64		key_in_flight;	/* YCSB insert key not yet acknowledged, or
+								 * -1; under PbRunShared.keys_mutex */
+	/*
+	 * uint64 histogram[PB_HIST_BUCKETS], PbCommandStats[ncommands] and, with
+	 * command_histograms, uint64 histogram[PB_HIST_BUCKETS] per command
+	 * follow
+	 */
 } PbClientSlot;
 
 /* The run's shared state */
@@ -144,7 +165,9 @@ typedef struct PbRunShared
 	double		duration;		/* seconds, 0 if none */
 	int64		transactions_limit; /* per client, 0 if none */
 	int			progress_interval;
+	int			kind;			/* PbWorkloadKind */
 	int			ncommands;		/* over all scripts */
+	bool		command_histograms; /* a latency histogram per command */
 	Size		slot_size;
 	Size		slots_offset;	/* of the slots from this struct, same segment */
 	int			launcher_pgprocno;
@@ -158,13 +181,27 @@ typedef struct PbRunShared
 	int64		end_ns;			/* end of the duration, 0 if none */
 	int64		limit_ns;		/* polarbench.max_run_duration's end */
 
+	/*
+	 * Work the clients share: a budget of operations for the whole run
+	 * (YCSB's operationcount and load phase), sysbench.rand.unique()'s
+	 * sequence, and YCSB's insert keys (AcknowledgedCounterGenerator):
+	 * next_key is the next to hand out, acked_key the highest below which
+	 * every key handed out has been inserted.
+	 */
+	int64		ops_limit;		/* 0 if none */
+	pg_atomic_uint64 ops_claimed;
+	pg_atomic_uint32 unique_index;
+	slock_t		keys_mutex;		/* protects next_key, slots' key_in_flight */
+	int64		next_key;
+	pg_atomic_uint64 acked_key;	/* int64, only grows */
+
 	slock_t		mutex;			/* protects what follows */
 	int64		run_id;			/* assigned by the recorder, 0 before */
 	bool		recorder_ready;
 	bool		recorder_done;	/* the recorder has exited */
 	bool		recorded;		/* the run's final row is committed */
 	int			progress_seq;	/* bumped at each progress record */
-	char		progress_line[256];
+	char		progress_line[PB_PROGRESS_LINE_LEN];
 	int			failed_client;	/* client number, or PB_FAILED_BY_* */
 	PbSharedError error;		/* why the run failed; the first one wins */
 } PbRunShared;
@@ -176,14 +213,21 @@ typedef struct PbRunSummary
 	int64		transactions;
 	int64		statements;
 	int64		failed;
+	int64		reads;
+	int64		writes;
+	int64		others;
+	int64		errors;
 	double		tps;
 	double		qps;
 	double		latency_avg;	/* ms */
 	double		latency_stddev;
+	double		latency_min;
 	double		latency_p50;
 	double		latency_p95;
 	double		latency_p99;
 	double		latency_max;
+	int			pct;			/* a percentile asked for (sysbench's) */
+	double		latency_pct;	/* the latency at it */
 } PbRunSummary;
 
 /* Cumulative totals of all clients at one instant */
@@ -192,6 +236,10 @@ typedef struct PbTotals
 	int64		transactions;
 	int64		statements;
 	int64		failed;
+	int64		reads;
+	int64		writes;
+	int64		others;
+	int64		errors;
 	int64		latency_sum_ns;
 	double		latency_sumsq;
 } PbTotals;
@@ -203,6 +251,12 @@ typedef struct PbTotals
 typedef struct PbRunConfig
 {
 	char	   *workload;		/* display name, e.g. "tpcb-like" */
+	int			kind;			/* PbWorkloadKind */
+	/* sysbench and YCSB: PbSysbenchOptions or PbYcsbOptions, and as JSON */
+	void	   *options;
+	Size		options_size;
+	char	   *options_hex;	/* options as they travel (run_config.c) */
+	char	   *options_json;
 	int			nscripts;
 	char	  **script_names;
 	char	  **script_texts;
@@ -222,6 +276,9 @@ typedef struct PbRunParams
 	int64		transactions;	/* per client, 0 if none */
 	int			progress;		/* seconds between reports, 0 if none */
 	int			ncommands;		/* over all scripts */
+	bool		command_histograms; /* a latency histogram per command */
+	int64		ops_limit;		/* operations of the whole run, 0 if none */
+	int64		first_key;		/* YCSB: the first insert key */
 	Oid			owner;			/* extension owner */
 	const char *schema;			/* extension schema */
 	bool		release_xmin;	/* the caller's snapshot is not needed */
@@ -234,6 +291,117 @@ typedef struct PbRunResult
 	double		seconds;
 	PbRunSummary summary;
 } PbRunResult;
+
+/* histogram.c */
+extern void pb_hist_add(uint64 *hist, int64 value_ns);
+extern void pb_hist_bounds(int bucket, uint64 *lower, uint64 *upper);
+extern double pb_hist_percentile(const uint64 *hist, int64 count,
+								 double fraction);
+
+/* What one benchmark transaction did; added to the client's slot after it */
+typedef struct PbTxnCounts
+{
+	int64		statements;
+	int64		reads;
+	int64		writes;
+	int64		others;
+	int64		errors;
+} PbTxnCounts;
+
+/*
+ * pb_count_statement
+ *		Count a statement that ran as sysbench counts queries: one that
+ *		returned a result set (even empty) is a read, one that did not is a
+ *		write if it affected rows, else other.
+ */
+static inline void
+pb_count_statement(PbTxnCounts *counts, bool returned_rows, uint64 processed)
+{
+	counts->statements++;
+	if (returned_rows)
+		counts->reads++;
+	else if (processed > 0)
+		counts->writes++;
+	else
+		counts->others++;
+}
+
+/*
+ * pb_command_done
+ *		Count one execution of a command that took ns, into its counters and
+ *		its histogram when it has one (hist may be NULL).
+ */
+static inline void
+pb_command_done(PbCommandStats *stats, int64 ns, uint64 *hist)
+{
+	pb_counter_add(&stats->executions, 1);
+	pb_counter_add(&stats->total_ns, ns);
+	if ((uint64) ns < pg_atomic_read_u64(&stats->min_ns))
+		pg_atomic_write_u64(&stats->min_ns, ns);
+	if ((uint64) ns > pg_atomic_read_u64(&stats->max_ns))
+		pg_atomic_write_u64(&stats->max_ns, ns);
+	if (hist != NULL)
+		pb_hist_add(hist, ns);
+}
+
+/*
+ * A client's view of its run, in which the driver of its workload (the
+ * engine of pgbench scripts, of sysbench's or of YCSB's workloads) works.
+ */
+typedef struct PbDriverContext
+{
+	PbRunShared *run;
+	char	   *slots;
+	PbClientSlot *slot;
+	PbCommandStats *stats;		/* the slot's per-command counters */
+	const PbRunConfig *config;
+	int			client_no;
+	uint64		seed;			/* of this client's random numbers */
+	int64		op_index;		/* operation claimed from the run's budget, or -1 */
+	int			current_command;	/* of stats, while it runs; -1 if none */
+	void	   *state;			/* the driver's */
+} PbDriverContext;
+
+/* A command a workload reports figures for, in its slot order */
+typedef struct PbCommandDesc
+{
+	int			script_no;		/* 1-based */
+	int			command_no;		/* 1-based */
+	int			line;			/* in its script, 0 if none */
+	const char *text;
+} PbCommandDesc;
+
+/* The engine that runs one kind of workload in a client */
+typedef struct PbDriver
+{
+	/* build the client's state and prepare its plans */
+	void		(*setup) (PbDriverContext *ctx);
+	/* run one benchmark transaction; false if the run ended in it */
+	bool		(*transaction) (PbDriverContext *ctx, PbTxnCounts *counts);
+	/* roll back whatever an error escaping transaction() left open */
+	void		(*abort) (PbDriverContext *ctx);
+	/* where the last error happened, for its context; NULL if nowhere */
+	char	   *(*error_context) (PbDriverContext *ctx);
+	/* the commands reported on, in slot order; returns their number */
+	int			(*commands) (const PbRunConfig *config, PbCommandDesc **descs);
+} PbDriver;
+
+/* script_driver.c, sysbench_driver.c, ycsb_driver.c */
+extern const PbDriver pb_script_driver;
+extern const PbDriver pb_sysbench_driver;
+extern const PbDriver pb_ycsb_driver;
+
+/* sysbench_driver.c: in the caller, before the run */
+extern void pb_sysbench_resolve(PbSysbenchOptions *options);
+extern int	pb_sysbench_check(const PbSysbenchOptions *options);
+extern int	pb_sysbench_ncommands(void);
+
+/* ycsb_driver.c: in the caller, before the run */
+extern void pb_ycsb_resolve(PbYcsbOptions *options);
+extern int	pb_ycsb_check(const PbYcsbOptions *options);
+
+/* drivers.c */
+extern const PbDriver *pb_driver(int kind);
 
 /* run_launcher.c */
 extern void pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
@@ -252,7 +420,9 @@ extern void pb_script_error(const PbError *err, const char *name,
 extern PbClientSlot *pb_slot(PbRunShared *run, char *slots, int client);
 extern uint64 *pb_slot_histogram(PbClientSlot *slot);
 extern PbCommandStats *pb_slot_commands(PbClientSlot *slot);
-extern Size pb_slot_size(int ncommands);
+extern Size pb_slot_size(int ncommands, bool command_histograms);
+extern uint64 *pb_slot_command_histogram(PbRunShared *run, PbClientSlot *slot,
+										 int command);
 extern bool pb_set_stop(PbRunShared *run, PbStopReason reason);
 extern void pb_fail_run(PbRunShared *run, int client, int code,
 						const char *message, const char *detail);
@@ -271,10 +441,6 @@ extern void pb_fail_run_too_long(PbRunShared *run);
 extern void pb_wake_launcher(PbRunShared *run);
 extern void pb_wake_recorder(PbRunShared *run);
 
-/* histogram.c */
-extern void pb_hist_add(uint64 *hist, int64 value_ns);
-extern double pb_hist_percentile(const uint64 *hist, int64 count,
-								 double fraction);
 
 /* run_stats.c */
 extern double pb_run_seconds(PbRunShared *run, char *slots);
@@ -283,8 +449,10 @@ extern void pb_summary_interval(const PbTotals *from, const PbTotals *to,
 								double seconds, PbRunSummary *summary);
 extern void pb_summary_final(PbRunShared *run, char *slots, double seconds,
 							 PbRunSummary *summary);
-extern void pb_progress_line(char *buf, size_t len, double elapsed,
-							 const PbRunSummary *interval);
+extern void pb_progress_line(char *buf, size_t len, int kind, int nclients,
+							 double elapsed, const PbRunSummary *interval);
+extern void pb_hist_merge(PbRunShared *run, char *slots, int command,
+						  uint64 *merged);
 
 /* What a run cut short is recorded and shown as (run_status.c) */
 #define PB_INTERRUPTED_SQLSTATE	ERRCODE_ADMIN_SHUTDOWN
@@ -293,7 +461,9 @@ extern bool pb_recorder_running(int pid, TimestampTz since);
 
 /* run_check.c */
 extern int	pb_check_scripts(PbScriptSet *set, const char *const *values);
-extern void pb_check_memory(const PbScriptSet *set, int nclients, int nplans);
+extern double pb_script_text_bytes(const PbScriptSet *set, int *ncommands);
+extern void pb_check_memory(int nclients, int nplans, int ncommands,
+							double text_bytes, bool command_histograms);
 
 /* run_snapshot.c */
 extern bool pb_can_release_snapshot(FunctionCallInfo fcinfo);
@@ -321,7 +491,7 @@ extern void pb_executor_free(PbExecutor *exec);
 extern void pb_executor_set_client(PbExecutor *exec, PbClientState *client);
 extern bool pb_executor_run_script(PbExecutor *exec, int script_no,
 								   PbCommandStats *stats,
-								   int64 *statements);
+								   PbTxnCounts *counts);
 extern void pb_executor_abort(PbExecutor *exec);
 extern int	pb_executor_current_command(PbExecutor *exec);
 

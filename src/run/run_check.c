@@ -13,7 +13,7 @@
  * caller while its clients run (a client's ALTER or LOCK would wait for
  * them for ever).
  *
- * calls: settings.c, run_shmem.c, script_exec.c.
+ * calls: settings.c, worker.c, run_shmem.c, script_exec.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -38,6 +38,38 @@
 #define PB_PLAN_BYTES			(14 * 1024)
 #define PB_COMMAND_BYTES		512
 
+/* What checking a script set needs across pb_in_rolled_back_subxact() */
+typedef struct PbScriptCheck
+{
+	PbScriptSet *set;
+	const char *const *values;
+	PbExecutor *exec;
+	int			nplans;
+} PbScriptCheck;
+
+/* Prepare every command and check the fixed values. */
+static void
+pb_check_scripts_in(void *arg)
+{
+	PbScriptCheck *check = arg;
+
+	check->exec = pb_executor_create(check->set, NULL);
+	pb_executor_prepare_plans(check->exec);
+	pb_executor_check_values(check->exec, check->values);
+	check->nplans = pb_executor_nplans(check->exec);
+}
+
+/* Free the executor of a check. */
+static void
+pb_check_scripts_cleanup(void *arg)
+{
+	PbScriptCheck *check = arg;
+
+	if (check->exec != NULL)
+		pb_executor_free(check->exec);
+	check->exec = NULL;
+}
+
 /*
  * pb_check_scripts
  *		Prepare every SQL command of set and check the fixed variable values
@@ -48,77 +80,58 @@
 int
 pb_check_scripts(PbScriptSet *set, const char *const *values)
 {
-	MemoryContext oldcxt = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
-	PbExecutor *volatile exec = NULL;
-	int			nplans;
+	PbScriptCheck check = {set, values, NULL, 0};
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcxt);
-	PG_TRY();
+	pb_in_rolled_back_subxact(pb_check_scripts_in, pb_check_scripts_cleanup,
+							  &check);
+	return check.nplans;
+}
+
+/*
+ * pb_script_text_bytes
+ *		What the texts of a script set's commands take in a client (their
+ *		text and their parse), and how many commands there are.
+ */
+double
+pb_script_text_bytes(const PbScriptSet *set, int *ncommands)
+{
+	double		bytes = 0;
+
+	*ncommands = 0;
+	for (int s = 0; s < set->nscripts; s++)
 	{
-		if (SPI_connect() != SPI_OK_CONNECT)
-			elog(ERROR, "SPI_connect failed");
-		exec = pb_executor_create(set, NULL);
-		pb_executor_prepare_plans(exec);
-		pb_executor_check_values(exec, values);
-		SPI_finish();
+		*ncommands += set->scripts[s].ncommands;
+		for (int c = 0; c < set->scripts[s].ncommands; c++)
+			bytes += strlen(set->scripts[s].commands[c].text) * 2;
 	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(oldcxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcxt);
-		CurrentResourceOwner = oldowner;
-		if (exec != NULL)
-			pb_executor_free(exec);
-		ReThrowError(edata);
-	}
-	PG_END_TRY();
-
-	RollbackAndReleaseCurrentSubTransaction();
-	MemoryContextSwitchTo(oldcxt);
-	CurrentResourceOwner = oldowner;
-	nplans = pb_executor_nplans(exec);
-	pb_executor_free(exec);
-	return nplans;
+	return bytes;
 }
 
 /*
  * pb_check_memory
  *		Refuse a run whose clients would take more memory together than
- *		polarbench.max_run_memory allows.
+ *		polarbench.max_run_memory allows: each keeps nplans plans and
+ *		ncommands commands whose texts take text_bytes.
  */
 void
-pb_check_memory(const PbScriptSet *set, int nclients, int nplans)
+pb_check_memory(int nclients, int nplans, int ncommands, double text_bytes,
+				bool command_histograms)
 {
-	int			ncommands = 0;
-	double		script_bytes = 0;
 	double		per_client;
 	double		total;
 	double		limit = (double) pb_max_run_memory * 1024;
 
-	for (int s = 0; s < set->nscripts; s++)
-	{
-		ncommands += set->scripts[s].ncommands;
-		for (int c = 0; c < set->scripts[s].ncommands; c++)
-			script_bytes += strlen(set->scripts[s].commands[c].text) * 2;
-	}
 	per_client = PB_CLIENT_BASE_BYTES + (double) nplans * PB_PLAN_BYTES +
-		(double) ncommands * PB_COMMAND_BYTES + script_bytes +
-		pb_slot_size(ncommands);
+		(double) ncommands * PB_COMMAND_BYTES + text_bytes +
+		pb_slot_size(ncommands, command_histograms);
 	total = per_client * nclients;
 	if (total > limit)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
 				 errmsg("the run's clients would take about %.1f MB of memory, more than polarbench.max_run_memory (%.1f MB)",
 						total / (1024 * 1024), limit / (1024 * 1024)),
-				 errdetail_plural("Each client would take about %.1f MB: a backend, %d prepared plan of about 14 kB, and its script's commands.",
-								  "Each client would take about %.1f MB: a backend, %d prepared plans of about 14 kB, and its script's commands.",
+				 errdetail_plural("Each client would take about %.1f MB: a backend, %d prepared plan of about 14 kB, and its workload's commands.",
+								  "Each client would take about %.1f MB: a backend, %d prepared plans of about 14 kB, and its workload's commands.",
 								  nplans, per_client / (1024 * 1024), nplans),
 				 errhint("Run with fewer clients or commands, or ask a superuser to raise polarbench.max_run_memory.")));
 }

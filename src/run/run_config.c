@@ -15,7 +15,29 @@
  */
 #include "postgres.h"
 
+#include "utils/builtins.h"
+
 #include "run.h"
+
+/*
+ * pb_config_encode_options
+ *		The options struct of a sysbench or YCSB workload as hex digits, so
+ *		that it travels as one string; "" when there is none.
+ */
+static void
+pb_config_encode_options(PbRunConfig *config)
+{
+	if (config->options_hex != NULL)
+		return;
+	if (config->options == NULL || config->options_size == 0)
+	{
+		config->options_hex = "";
+		return;
+	}
+	config->options_hex = palloc(config->options_size * 2 + 1);
+	hex_encode(config->options, config->options_size, config->options_hex);
+	config->options_hex[config->options_size * 2] = '\0';
+}
 
 /* Iterate over the strings of a configuration in serialization order. */
 typedef void (*PbConfigVisitor) (const char *str, void *arg);
@@ -30,6 +52,10 @@ pb_config_visit(const PbRunConfig *config, PbConfigVisitor visit, void *arg)
 	char		num[32];
 
 	visit(config->workload, arg);
+	snprintf(num, sizeof(num), "%d", config->kind);
+	visit(num, arg);
+	visit(config->options_hex, arg);
+	visit(config->options_json ? config->options_json : "", arg);
 	snprintf(num, sizeof(num), INT64_FORMAT, config->random_seed);
 	visit(num, arg);
 	visit(config->vars_json ? config->vars_json : "", arg);
@@ -78,6 +104,7 @@ pb_config_size(const PbRunConfig *config)
 {
 	Size		size = 0;
 
+	pb_config_encode_options((PbRunConfig *) config);
 	pb_config_visit(config, pb_config_count, &size);
 	return size;
 }
@@ -89,6 +116,7 @@ pb_config_size(const PbRunConfig *config)
 void
 pb_config_serialize(const PbRunConfig *config, char *dest)
 {
+	pb_config_encode_options((PbRunConfig *) config);
 	pb_config_visit(config, pb_config_copy, &dest);
 }
 
@@ -111,8 +139,21 @@ pb_config_deserialize(const char *src)
 {
 	PbRunConfig *config = palloc0(sizeof(PbRunConfig));
 	const char *vars_json;
+	const char *options_json;
 
 	config->workload = (char *) pb_config_next(&src);
+	config->kind = atoi(pb_config_next(&src));
+	config->options_hex = (char *) pb_config_next(&src);
+	if (config->options_hex[0] != '\0')
+	{
+		size_t		len = strlen(config->options_hex);
+
+		config->options_size = len / 2;
+		config->options = palloc(config->options_size);
+		hex_decode(config->options_hex, len, config->options);
+	}
+	options_json = pb_config_next(&src);
+	config->options_json = options_json[0] ? (char *) options_json : NULL;
 	config->random_seed = strtoi64(pb_config_next(&src), NULL, 10);
 	vars_json = pb_config_next(&src);
 	config->vars_json = vars_json[0] ? (char *) vars_json : NULL;

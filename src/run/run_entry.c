@@ -10,8 +10,9 @@
  * bad limits, too many clients for the background worker slots.
  *
  * calls: settings.c, args.c, worker.c, admission.c, run_snapshot.c,
- * run_config.c, run_check.c, run_launcher.c; of the script library,
- * script_set.c, builtin_scripts.c.
+ * run_config.c, sysbench_driver.c, ycsb_driver.c, drivers.c, run_check.c,
+ * run_launcher.c; of the script library, script_set.c, builtin_scripts.c;
+ * of the workload library, workload_options.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -64,8 +65,12 @@ enum
 	ARG_WEIGHTS,
 	ARG_VARS,
 	ARG_RANDOM_SEED,
-	ARG_SCALE
+	ARG_SCALE,
+	ARG_OPTIONS					/* since 1.1 */
 };
+
+/* Whether an argument was given non-null (options: not in version 1.0) */
+#define PB_ARG_GIVEN(n)	(PG_NARGS() > (n) && !PG_ARGISNULL(n))
 
 /* Columns of polarbench_result, in order */
 enum
@@ -85,11 +90,17 @@ enum
 	RES_LATENCY_P95,
 	RES_LATENCY_P99,
 	RES_LATENCY_MAX,
+	RES_READS,
+	RES_WRITES,
+	RES_OTHERS,
+	RES_ERRORS,
 	RES_NCOLUMNS
 };
 
 /* pgbench's default: ten transactions per client */
 #define PB_DEFAULT_TRANSACTIONS 10
+/* sysbench's: --time=10 */
+#define PB_SYSBENCH_DEFAULT_DURATION 10
 
 /* A growing list of scripts and variables */
 typedef struct PbConfigBuilder
@@ -215,6 +226,11 @@ pb_add_builtins(PbConfigBuilder *b, const char *workload)
 		for (char *end = name + strlen(name); end > name && end[-1] == ' ';)
 			*--end = '\0';
 
+		if (pb_workload_find(name) != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("workload \"%s\" cannot be combined with scripts", name),
+					 errhint("A sysbench or YCSB workload runs on its own; run pgbench scripts in a run of their own.")));
 		text = pb_builtin_script(name, &canonical);
 		if (text == NULL)
 		{
@@ -224,6 +240,8 @@ pb_add_builtins(PbConfigBuilder *b, const char *workload)
 			for (int i = 0; i < pb_builtin_count(); i++)
 				appendStringInfo(&names, "%s%s", i > 0 ? ", " : "",
 								 pb_builtin_name(i));
+			for (int i = 0; i < pb_workload_count(); i++)
+				appendStringInfo(&names, ", %s", pb_workload_at(i)->name);
 			if (pb_builtin_matches(name) > 1)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -244,12 +262,18 @@ pb_add_builtins(PbConfigBuilder *b, const char *workload)
 				 errmsg("workload names no script")));
 }
 
+/* Called with each name and value (as text) of a JSON object of scalars */
+typedef void (*PbJsonPairFn) (const char *name, const char *value, void *arg);
+
 /*
- * pb_add_json_vars
- *		Variables from a JSON object of scalars, as pgbench's -D name=value.
+ * pb_json_scalars
+ *		Call fn on every member of a JSON object of scalars (numbers,
+ *		strings, booleans); what is the argument's name ("vars", "options")
+ *		and item what it holds ("variable", "option"), for the errors.
  */
 static void
-pb_add_json_vars(PbConfigBuilder *b, Jsonb *jb)
+pb_json_scalars(Jsonb *jb, const char *what, const char *item, const char *example,
+				PbJsonPairFn fn, void *arg)
 {
 	JsonbIterator *it;
 	JsonbValue	v;
@@ -260,8 +284,8 @@ pb_add_json_vars(PbConfigBuilder *b, Jsonb *jb)
 	if (!JB_ROOT_IS_OBJECT(jb))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("vars must be a JSON object"),
-				 errhint("Pass variables as in '{\"scale\": 10, \"range\": 1000000}'.")));
+				 errmsg("%s must be a JSON object", what),
+				 errhint("Pass %ss as in '%s'.", item, example)));
 
 	it = JsonbIteratorInit(&jb->root);
 	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
@@ -273,8 +297,8 @@ pb_add_json_vars(PbConfigBuilder *b, Jsonb *jb)
 			if (++depth > 1)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("value of variable \"%s\" must be a number, a string or a boolean",
-								key ? key : "")));
+						 errmsg("value of %s \"%s\" must be a number, a string or a boolean",
+								item, key ? key : "")));
 			continue;
 		}
 		if (tok == WJB_END_OBJECT || tok == WJB_END_ARRAY)
@@ -285,11 +309,6 @@ pb_add_json_vars(PbConfigBuilder *b, Jsonb *jb)
 		if (tok == WJB_KEY)
 		{
 			key = pnstrdup(v.val.string.val, v.val.string.len);
-			if (!pb_valid_variable_name(key))
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("invalid variable name: \"%s\"", key),
-						 errhint("A variable's name has letters, digits and underscores, and does not start with a digit.")));
 			continue;
 		}
 		switch (v.type)
@@ -307,12 +326,149 @@ pb_add_json_vars(PbConfigBuilder *b, Jsonb *jb)
 			default:
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("value of variable \"%s\" must be a number, a string or a boolean",
-								key ? key : "")));
+						 errmsg("value of %s \"%s\" must be a number, a string or a boolean",
+								item, key ? key : "")));
 				value = NULL;	/* keep compiler quiet */
 		}
-		pb_add_var(b, key, value);
+		fn(key, value, arg);
 	}
+}
+
+/* A variable from vars, as pgbench's -D name=value. */
+static void
+pb_add_json_var(const char *name, const char *value, void *arg)
+{
+	if (!pb_valid_variable_name(name))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid variable name: \"%s\"", name),
+				 errhint("A variable's name has letters, digits and underscores, and does not start with a digit.")));
+	pb_add_var((PbConfigBuilder *) arg, name, value);
+}
+
+/*
+ * pb_add_json_vars
+ *		Variables from a JSON object of scalars, as pgbench's -D name=value.
+ */
+static void
+pb_add_json_vars(PbConfigBuilder *b, Jsonb *jb)
+{
+	pb_json_scalars(jb, "vars", "variable", "{\"scale\": 10, \"range\": 1000000}",
+					pb_add_json_var, b);
+}
+
+/* What setting a native workload's options needs */
+typedef struct PbOptionsBuilder
+{
+	PbWorkloadKind kind;
+	void	   *options;
+	bool		tables_given;
+	bool		table_size_given;
+} PbOptionsBuilder;
+
+/* One option of a sysbench or YCSB workload. */
+static void
+pb_set_json_option(const char *name, const char *value, void *arg)
+{
+	PbOptionsBuilder *b = arg;
+	PbError		err;
+
+	memset(&err, 0, sizeof(err));
+	if (!pb_workload_set_option(b->kind, b->options, name, value, &err))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg_internal("%s", err.message),
+				 err.detail[0] ? errhint("%s", err.detail) : 0));
+	b->tables_given |= pb_workload_option_is(name, "tables");
+	b->table_size_given |= pb_workload_option_is(name, "table_size");
+}
+
+/*
+ * pb_configure_native
+ *		A sysbench or YCSB workload: its options are its tool's defaults for
+ *		that workload, then those given; what was not given is found in the
+ *		tables; every statement is prepared as the caller.  Sets the
+ *		configuration's options and the run's commands, operation budget and
+ *		first insert key; returns the plans a client keeps.
+ */
+static int
+pb_configure_native(const PbWorkloadDef *def, Jsonb *options,
+					PbRunConfig *config, PbRunParams *params, bool limited)
+{
+	PbOptionsBuilder b;
+	PbCommandDesc *descs;
+	int			nplans;
+
+	memset(&b, 0, sizeof(b));
+	b.kind = def->kind;
+	config->kind = def->kind;
+	config->workload = pstrdup(def->name);
+	if (def->kind == PB_KIND_SYSBENCH)
+	{
+		PbSysbenchOptions *o = palloc0(sizeof(PbSysbenchOptions));
+
+		pb_sysbench_defaults(o, def->variant);
+		b.options = o;
+		if (options != NULL)
+			pb_json_scalars(options, "options", "option",
+							"{\"tables\": 64, \"table_size\": 25000}",
+							pb_set_json_option, &b);
+		o->tables_given = b.tables_given;
+		o->table_size_given = b.table_size_given;
+		pb_sysbench_resolve(o);
+		nplans = pb_sysbench_check(o);
+		config->options = o;
+		config->options_size = sizeof(PbSysbenchOptions);
+	}
+	else
+	{
+		PbYcsbOptions *o = palloc0(sizeof(PbYcsbOptions));
+
+		pb_ycsb_defaults(o, def->variant);
+		b.options = o;
+		if (options != NULL)
+			pb_json_scalars(options, "options", "option",
+							"{\"readproportion\": 0.5, \"updateproportion\": 0.5}",
+							pb_set_json_option, &b);
+		pb_ycsb_resolve(o);
+		nplans = pb_ycsb_check(o);
+		config->options = o;
+		config->options_size = sizeof(PbYcsbOptions);
+		params->command_histograms = true;
+		if (o->load)
+			params->ops_limit = o->insertcount;
+		else
+		{
+			params->first_key = o->recordcount;
+			if (!limited)
+				params->ops_limit = o->operationcount;
+		}
+	}
+	config->options_json = pb_workload_options_json(def->kind, config->options);
+	if (config->options_json == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory")));
+	params->ncommands = pb_driver(def->kind)->commands(config, &descs);
+	return nplans;
+}
+
+/*
+ * pb_native_workload
+ *		The sysbench or YCSB workload a workload argument names, or NULL for
+ *		pgbench's built-in scripts.
+ */
+static const PbWorkloadDef *
+pb_native_workload(const char *workload)
+{
+	char	   *name = pstrdup(workload);
+	char	   *end;
+
+	while (*name == ' ')
+		name++;
+	for (end = name + strlen(name); end > name && end[-1] == ' ';)
+		*--end = '\0';
+	return pb_workload_find(name);
 }
 
 /*
@@ -455,82 +611,25 @@ pb_fixed_values(const PbRunConfig *config, PbScriptSet *set, int nclients)
 }
 
 /*
- * polarbench_run
- *		SQL entry point: see polarbench_run() in the install script.
+ * pb_configure_scripts
+ *		pgbench scripts: the built-in ones workload names, script and
+ *		scripts with their weights, vars, scale and seed; every script
+ *		parsed, every variable set, every SQL command prepared as the
+ *		caller.  Returns the plans a client keeps and sets the commands and
+ *		their texts' size.
  */
-Datum
-polarbench_run(PG_FUNCTION_ARGS)
+static int
+pb_configure_scripts(FunctionCallInfo fcinfo, PbRunConfig *config,
+					 PbRunParams *params, int clients, double *text_bytes)
 {
 	PbConfigBuilder b;
-	PbRunConfig *config;
-	PbRunParams params;
-	PbRunResult result;
 	PbScriptSet *set;
-	TupleDesc	tupdesc;
-	Datum		values[RES_NCOLUMNS];
-	bool		nulls[RES_NCOLUMNS];
-	Oid			extoid;
-	Oid			schema = InvalidOid;
-	int			clients;
 	int			ncommands = 0;
 	int			nplans;
 	int			scale = 1;
 
-	pb_check_caller();
-
-	/* limits */
-	if (PG_ARGISNULL(ARG_CLIENTS))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("clients must not be null")));
-	clients = PG_GETARG_INT32(ARG_CLIENTS);
-	pb_check_range("clients", clients, 1, PB_NO_MAXIMUM, NULL);
-	if (clients + 1 > max_worker_processes)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("%d clients need %d background workers, more than max_worker_processes allows",
-						clients, clients + 1),
-				 errdetail("A run needs one background worker per client and one more for its recorder."),
-				 errhint("Raise max_worker_processes (it takes a server restart), or run with fewer clients.")));
-
-	memset(&params, 0, sizeof(params));
-	params.nclients = clients;
-	if (!PG_ARGISNULL(ARG_DURATION) && !PG_ARGISNULL(ARG_TRANSACTIONS))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("specify either duration or transactions, not both")));
-	if (!PG_ARGISNULL(ARG_DURATION))
-	{
-		params.duration = PG_GETARG_FLOAT8(ARG_DURATION);
-		if (!(params.duration > 0) || isinf(params.duration))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("duration must be a positive number of seconds")));
-		if (params.duration > pb_max_run_duration)
-			ereport(ERROR,
-					(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-					 errmsg("duration %g s exceeds polarbench.max_run_duration (%d s)",
-							params.duration, pb_max_run_duration),
-					 errhint("Run for a shorter time, or ask a superuser to raise polarbench.max_run_duration.")));
-	}
-	else if (!PG_ARGISNULL(ARG_TRANSACTIONS))
-	{
-		params.transactions = PG_GETARG_INT64(ARG_TRANSACTIONS);
-		pb_check_range("transactions", params.transactions, 1, PB_NO_MAXIMUM,
-					   NULL);
-	}
-	else
-		params.transactions = PB_DEFAULT_TRANSACTIONS;
-	if (!PG_ARGISNULL(ARG_PROGRESS))
-	{
-		params.progress = PG_GETARG_INT32(ARG_PROGRESS);
-		pb_check_range("progress", params.progress, 0, PB_NO_MAXIMUM,
-					   "progress is the number of seconds between progress reports; 0 turns them off.");
-	}
-
-	/* scripts */
 	memset(&b, 0, sizeof(b));
-	b.config = config = palloc0(sizeof(PbRunConfig));
+	b.config = config;
 	initStringInfo(&b.workload);
 	if (!PG_ARGISNULL(ARG_WORKLOAD))
 		pb_add_builtins(&b, text_to_cstring(PG_GETARG_TEXT_PP(ARG_WORKLOAD)));
@@ -628,19 +727,23 @@ polarbench_run(PG_FUNCTION_ARGS)
 		snprintf(num, sizeof(num), "%d", scale);
 		pb_add_var(&b, "scale", num);
 	}
+	/* what a built-in script sets unless given: polardb-ro's range */
+	for (int i = 0; i < config->nscripts; i++)
+		for (int k = 0; k < pb_builtin_count(); k++)
+		{
+			int64		per_scale;
+			const char *var = pb_builtin_default_var(k, &per_scale);
 
-	if (!PG_ARGISNULL(ARG_RANDOM_SEED))
-		config->random_seed = PG_GETARG_INT64(ARG_RANDOM_SEED);
-	else if (!pg_strong_random(&config->random_seed, sizeof(config->random_seed)))
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("could not generate a random seed")));
+			if (var != NULL && strcmp(pb_builtin_name(k), config->script_names[i]) == 0 &&
+				!pb_has_var(config, var))
+				pb_add_var(&b, var, psprintf(INT64_FORMAT, per_scale * scale));
+		}
 
 	/* every script must parse, and every variable be set, before we start */
 	set = pb_config_build_scripts(config, true);
 	for (int i = 0; i < set->nscripts; i++)
 		ncommands += set->scripts[i].ncommands;
-	params.ncommands = ncommands;
+	params->ncommands = ncommands;
 	if (ncommands > pb_max_script_commands)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
@@ -650,8 +753,124 @@ polarbench_run(PG_FUNCTION_ARGS)
 
 	/* every SQL command must prepare, and every fixed value fit its type */
 	nplans = pb_check_scripts(set, pb_fixed_values(config, set, clients));
-	pb_check_memory(set, clients, nplans);
+	*text_bytes = pb_script_text_bytes(set, &ncommands);
 	pb_scriptset_free(set);
+	return nplans;
+}
+
+/*
+ * polarbench_run
+ *		SQL entry point: see polarbench_run() in the install script.
+ */
+Datum
+polarbench_run(PG_FUNCTION_ARGS)
+{
+	PbRunConfig *config;
+	PbRunParams params;
+	PbRunResult result;
+	const PbWorkloadDef *native = NULL;
+	bool		limited;
+	double		text_bytes = 0;
+	TupleDesc	tupdesc;
+	Datum		values[RES_NCOLUMNS];
+	bool		nulls[RES_NCOLUMNS];
+	Oid			extoid;
+	Oid			schema = InvalidOid;
+	int			clients;
+	int			nplans;
+
+	pb_check_caller();
+	if (!PG_ARGISNULL(ARG_WORKLOAD))
+		native = pb_native_workload(text_to_cstring(PG_GETARG_TEXT_PP(ARG_WORKLOAD)));
+
+	/* limits */
+	if (PG_ARGISNULL(ARG_CLIENTS))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("clients must not be null")));
+	clients = PG_GETARG_INT32(ARG_CLIENTS);
+	pb_check_range("clients", clients, 1, PB_NO_MAXIMUM, NULL);
+	if (clients + 1 > max_worker_processes)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("%d clients need %d background workers, more than max_worker_processes allows",
+						clients, clients + 1),
+				 errdetail("A run needs one background worker per client and one more for its recorder."),
+				 errhint("Raise max_worker_processes (it takes a server restart), or run with fewer clients.")));
+
+	memset(&params, 0, sizeof(params));
+	params.nclients = clients;
+	if (!PG_ARGISNULL(ARG_DURATION) && !PG_ARGISNULL(ARG_TRANSACTIONS))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("specify either duration or transactions, not both")));
+	if (!PG_ARGISNULL(ARG_DURATION))
+	{
+		params.duration = PG_GETARG_FLOAT8(ARG_DURATION);
+		if (!(params.duration > 0) || isinf(params.duration))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("duration must be a positive number of seconds")));
+		if (params.duration > pb_max_run_duration)
+			ereport(ERROR,
+					(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+					 errmsg("duration %g s exceeds polarbench.max_run_duration (%d s)",
+							params.duration, pb_max_run_duration),
+					 errhint("Run for a shorter time, or ask a superuser to raise polarbench.max_run_duration.")));
+	}
+	else if (!PG_ARGISNULL(ARG_TRANSACTIONS))
+	{
+		params.transactions = PG_GETARG_INT64(ARG_TRANSACTIONS);
+		pb_check_range("transactions", params.transactions, 1, PB_NO_MAXIMUM,
+					   NULL);
+	}
+	limited = !PG_ARGISNULL(ARG_DURATION) || !PG_ARGISNULL(ARG_TRANSACTIONS);
+	/* without either: pgbench's 10 transactions, sysbench's 10 s, YCSB's operationcount */
+	if (!limited && native == NULL)
+		params.transactions = PB_DEFAULT_TRANSACTIONS;
+	else if (!limited && native->kind == PB_KIND_SYSBENCH)
+		params.duration = Min(PB_SYSBENCH_DEFAULT_DURATION, pb_max_run_duration);
+	if (!PG_ARGISNULL(ARG_PROGRESS))
+	{
+		params.progress = PG_GETARG_INT32(ARG_PROGRESS);
+		pb_check_range("progress", params.progress, 0, PB_NO_MAXIMUM,
+					   "progress is the number of seconds between progress reports; 0 turns them off.");
+	}
+
+	config = palloc0(sizeof(PbRunConfig));
+	if (!PG_ARGISNULL(ARG_RANDOM_SEED))
+		config->random_seed = PG_GETARG_INT64(ARG_RANDOM_SEED);
+	else if (!pg_strong_random(&config->random_seed, sizeof(config->random_seed)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not generate a random seed")));
+	if (native != NULL)
+	{
+		if (!PG_ARGISNULL(ARG_SCRIPT) || !PG_ARGISNULL(ARG_SCRIPTS))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("workload \"%s\" cannot be combined with scripts", native->name),
+					 errhint("A sysbench or YCSB workload runs on its own; run pgbench scripts in a run of their own.")));
+		if (!PG_ARGISNULL(ARG_VARS) || !PG_ARGISNULL(ARG_SCALE))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("vars and scale apply to pgbench scripts, not to workload \"%s\"", native->name),
+					 errhint("Give the workload's options in options, as in options => '{\"tables\": 8}'.")));
+		nplans = pb_configure_native(native,
+									 PB_ARG_GIVEN(ARG_OPTIONS) ? PG_GETARG_JSONB_P(ARG_OPTIONS) : NULL,
+									 config, &params, limited);
+	}
+	else
+	{
+		if (PB_ARG_GIVEN(ARG_OPTIONS))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("options apply to sysbench and YCSB workloads"),
+					 errhint("Pass pgbench script variables in vars.")));
+		nplans = pb_configure_scripts(fcinfo, config, &params, clients, &text_bytes);
+	}
+	pb_check_memory(clients, nplans, params.ncommands, text_bytes,
+					params.command_histograms);
 
 	extoid = get_extension_oid("polarbench", false);
 	params.owner = pb_extension_owner(extoid, &schema);
@@ -667,7 +886,7 @@ polarbench_run(PG_FUNCTION_ARGS)
 	pb_launch_run(config, &params, &result);
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE ||
-		tupdesc->natts != RES_NCOLUMNS)
+		(tupdesc->natts != RES_NCOLUMNS && tupdesc->natts != RES_READS))
 		elog(ERROR, "return type must be polarbench_result");
 	tupdesc = BlessTupleDesc(tupdesc);
 	memset(nulls, 0, sizeof(nulls));
@@ -686,10 +905,15 @@ polarbench_run(PG_FUNCTION_ARGS)
 	values[RES_LATENCY_P95] = Float8GetDatum(result.summary.latency_p95);
 	values[RES_LATENCY_P99] = Float8GetDatum(result.summary.latency_p99);
 	values[RES_LATENCY_MAX] = Float8GetDatum(result.summary.latency_max);
+	values[RES_READS] = Int64GetDatum(result.summary.reads);
+	values[RES_WRITES] = Int64GetDatum(result.summary.writes);
+	values[RES_OTHERS] = Int64GetDatum(result.summary.others);
+	values[RES_ERRORS] = Int64GetDatum(result.summary.errors);
 	/* no latency without a transaction */
 	if (result.summary.transactions == 0)
 		for (int i = RES_LATENCY_AVG; i <= RES_LATENCY_MAX; i++)
 			nulls[i] = true;
 
+	/* version 1.0's polarbench_result ends with latency_max */
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

@@ -391,14 +391,22 @@ pb_init_slots(PbRunShared *run, char *slots, int ncommands)
 		pg_atomic_init_u64(&slot->transactions, 0);
 		pg_atomic_init_u64(&slot->failed, 0);
 		pg_atomic_init_u64(&slot->statements, 0);
+		pg_atomic_init_u64(&slot->reads, 0);
+		pg_atomic_init_u64(&slot->writes, 0);
+		pg_atomic_init_u64(&slot->others, 0);
+		pg_atomic_init_u64(&slot->errors, 0);
 		pg_atomic_init_u64(&slot->latency_sum_ns, 0);
 		pg_atomic_init_u64(&slot->latency_sumsq, 0);
+		pg_atomic_init_u64(&slot->latency_min_ns, PG_UINT64_MAX);
 		pg_atomic_init_u64(&slot->latency_max_ns, 0);
+		slot->key_in_flight = -1;
 		for (int c = 0; c < ncommands; c++)
 		{
 			pg_atomic_init_u64(&stats[c].executions, 0);
 			pg_atomic_init_u64(&stats[c].failures, 0);
 			pg_atomic_init_u64(&stats[c].total_ns, 0);
+			pg_atomic_init_u64(&stats[c].min_ns, PG_UINT64_MAX);
+			pg_atomic_init_u64(&stats[c].max_ns, 0);
 		}
 	}
 }
@@ -450,7 +458,8 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 {
 	shm_toc_estimator estimator;
 	Size		config_size = pb_config_size(config);
-	Size		slot_size = pb_slot_size(params->ncommands);
+	Size		slot_size = pb_slot_size(params->ncommands,
+										 params->command_histograms);
 	Size		slots_size = add_size(mul_size(slot_size, params->nclients),
 									  PG_CACHE_LINE_SIZE);
 	Size		segsize;
@@ -488,8 +497,16 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 	run->duration = params->duration;
 	run->transactions_limit = params->transactions;
 	run->progress_interval = params->progress;
+	run->kind = config->kind;
 	run->ncommands = params->ncommands;
+	run->command_histograms = params->command_histograms;
 	run->slot_size = slot_size;
+	run->ops_limit = params->ops_limit;
+	pg_atomic_init_u64(&run->ops_claimed, 0);
+	pg_atomic_init_u32(&run->unique_index, 0);
+	SpinLockInit(&run->keys_mutex);
+	run->next_key = params->first_key;
+	pg_atomic_init_u64(&run->acked_key, (uint64) (params->first_key - 1));
 	run->launcher_pgprocno = PB_MY_PGPROCNO;
 	pg_atomic_init_u32(&run->recorder_pgprocno, 0);
 	pg_atomic_init_u32(&run->state, PB_STATE_STARTING);
@@ -570,7 +587,7 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 	/* relay progress until the recorder has written the end of the run */
 	for (;;)
 	{
-		char		line[256];
+		char		line[PB_PROGRESS_LINE_LEN];
 		bool		show = false;
 		bool		done;
 

@@ -18,17 +18,20 @@ static void pb_wake_clients(PbRunShared *run);
 
 /*
  * pb_slot_size
- *		Bytes of one client slot with its histogram and command counters,
- *		rounded up to a cache line so that no two clients share one.
+ *		Bytes of one client slot with its histogram, its command counters
+ *		and, with command_histograms, one histogram per command, rounded up
+ *		to a cache line so that no two clients share one.
  */
 Size
-pb_slot_size(int ncommands)
+pb_slot_size(int ncommands, bool command_histograms)
 {
 	Size		size;
 
 	size = MAXALIGN(sizeof(PbClientSlot));
 	size = add_size(size, sizeof(uint64) * PB_HIST_BUCKETS);
 	size = add_size(size, mul_size(sizeof(PbCommandStats), ncommands));
+	if (command_histograms)
+		size = add_size(size, mul_size(sizeof(uint64) * PB_HIST_BUCKETS, ncommands));
 	return TYPEALIGN(PG_CACHE_LINE_SIZE, size);
 }
 
@@ -61,6 +64,20 @@ PbCommandStats *
 pb_slot_commands(PbClientSlot *slot)
 {
 	return (PbCommandStats *) (pb_slot_histogram(slot) + PB_HIST_BUCKETS);
+}
+
+/*
+ * pb_slot_command_histogram
+ *		The latency histogram of a command, after the command counters; NULL
+ *		when the run keeps none per command.
+ */
+uint64 *
+pb_slot_command_histogram(PbRunShared *run, PbClientSlot *slot, int command)
+{
+	if (!run->command_histograms)
+		return NULL;
+	return (uint64 *) (pb_slot_commands(slot) + run->ncommands) +
+		(Size) command * PB_HIST_BUCKETS;
 }
 
 /*

@@ -33,6 +33,10 @@ pb_totals_read(PbRunShared *run, char *slots, PbTotals *totals)
 		totals->transactions += pg_atomic_read_u64(&slot->transactions);
 		totals->statements += pg_atomic_read_u64(&slot->statements);
 		totals->failed += pg_atomic_read_u64(&slot->failed);
+		totals->reads += pg_atomic_read_u64(&slot->reads);
+		totals->writes += pg_atomic_read_u64(&slot->writes);
+		totals->others += pg_atomic_read_u64(&slot->others);
+		totals->errors += pg_atomic_read_u64(&slot->errors);
 		totals->latency_sum_ns += pg_atomic_read_u64(&slot->latency_sum_ns);
 		totals->latency_sumsq += d;
 	}
@@ -57,6 +61,10 @@ pb_summary_interval(const PbTotals *from, const PbTotals *to,
 	summary->transactions = ok;
 	summary->statements = to->statements - from->statements;
 	summary->failed = failed;
+	summary->reads = to->reads - from->reads;
+	summary->writes = to->writes - from->writes;
+	summary->others = to->others - from->others;
+	summary->errors = to->errors - from->errors;
 	if (seconds > 0)
 	{
 		summary->tps = ok / seconds;
@@ -88,20 +96,19 @@ pb_summary_final(PbRunShared *run, char *slots, double seconds,
 	uint64	   *merged;
 	int64		ok;
 	int64		max_ns = 0;
+	uint64		min_ns = PG_UINT64_MAX;
 
 	pb_totals_read(run, slots, &totals);
 	pb_summary_interval(&zero, &totals, seconds, summary);
 
 	merged = palloc0(sizeof(uint64) * PB_HIST_BUCKETS);
+	pb_hist_merge(run, slots, -1, merged);
 	for (int i = 0; i < run->nclients; i++)
 	{
 		PbClientSlot *slot = pb_slot(run, slots, i);
-		uint64	   *hist = pb_slot_histogram(slot);
-		int64		m = pg_atomic_read_u64(&slot->latency_max_ns);
 
-		for (int b = 0; b < PB_HIST_BUCKETS; b++)
-			merged[b] += hist[b];
-		max_ns = Max(max_ns, m);
+		max_ns = Max(max_ns, (int64) pg_atomic_read_u64(&slot->latency_max_ns));
+		min_ns = Min(min_ns, pg_atomic_read_u64(&slot->latency_min_ns));
 	}
 	ok = totals.transactions - totals.failed;
 	if (ok > 0)
@@ -110,26 +117,62 @@ pb_summary_final(PbRunShared *run, char *slots, double seconds,
 		summary->latency_p95 = pb_hist_percentile(merged, ok, 0.95) / 1e6;
 		summary->latency_p99 = pb_hist_percentile(merged, ok, 0.99) / 1e6;
 		summary->latency_max = max_ns / 1e6;
-		/* a bucket's middle may lie above the largest value seen */
-		summary->latency_p50 = Min(summary->latency_p50, summary->latency_max);
-		summary->latency_p95 = Min(summary->latency_p95, summary->latency_max);
-		summary->latency_p99 = Min(summary->latency_p99, summary->latency_max);
+		summary->latency_min = min_ns / 1e6;
+		/* a bucket's middle may lie outside the values seen */
+		summary->latency_p50 = Max(Min(summary->latency_p50, summary->latency_max), summary->latency_min);
+		summary->latency_p95 = Max(Min(summary->latency_p95, summary->latency_max), summary->latency_min);
+		summary->latency_p99 = Max(Min(summary->latency_p99, summary->latency_max), summary->latency_min);
 	}
 	pfree(merged);
 }
 
 /*
- * pb_progress_line
- *		pgbench's progress report line for one interval.
+ * pb_hist_merge
+ *		Sum the latency histograms of every client into merged: those of the
+ *		transactions (command -1), or of one command.
  */
 void
-pb_progress_line(char *buf, size_t len, double elapsed,
-				 const PbRunSummary *interval)
+pb_hist_merge(PbRunShared *run, char *slots, int command, uint64 *merged)
 {
-	snprintf(buf, len,
-			 "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, " INT64_FORMAT " failed",
-			 elapsed, interval->tps, interval->latency_avg,
-			 interval->latency_stddev, interval->failed);
+	memset(merged, 0, sizeof(uint64) * PB_HIST_BUCKETS);
+	for (int i = 0; i < run->nclients; i++)
+	{
+		PbClientSlot *slot = pb_slot(run, slots, i);
+		uint64	   *hist = command < 0 ? pb_slot_histogram(slot) :
+			pb_slot_command_histogram(run, slot, command);
+
+		if (hist == NULL)
+			continue;
+		for (int b = 0; b < PB_HIST_BUCKETS; b++)
+			merged[b] += hist[b];
+	}
+}
+
+/*
+ * pb_progress_line
+ *		The progress line of one interval in the words of the workload's
+ *		tool: pgbench's, or sysbench's (its percentile in latency_pct).
+ *		YCSB's lines are made by the recorder, which has the operations'
+ *		figures.
+ */
+void
+pb_progress_line(char *buf, size_t len, int kind, int nclients,
+				 double elapsed, const PbRunSummary *interval)
+{
+	double		s = interval->seconds > 0 ? interval->seconds : 1;
+
+	if (kind == PB_KIND_SYSBENCH)
+		snprintf(buf, len,
+				 "[ %.0fs ] thds: %d tps: %4.2f qps: %4.2f (r/w/o: %4.2f/%4.2f/%4.2f) lat (ms,%d%%): %4.2f err/s: %4.2f reconn/s: %4.2f",
+				 elapsed, nclients, interval->tps,
+				 (interval->reads + interval->writes + interval->others) / s,
+				 interval->reads / s, interval->writes / s, interval->others / s,
+				 interval->pct, interval->latency_pct, interval->errors / s, 0.0);
+	else
+		snprintf(buf, len,
+				 "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, " INT64_FORMAT " failed",
+				 elapsed, interval->tps, interval->latency_avg,
+				 interval->latency_stddev, interval->failed);
 }
 
 /*

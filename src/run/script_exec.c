@@ -614,11 +614,13 @@ pb_store_results(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
 
 /*
  * pb_exec_sql
- *		Run one SQL command.  Transaction control commands move the
- *		executor between autocommit and a transaction block.
+ *		Run one SQL command and count it.  Transaction control commands
+ *		move the executor between autocommit and a transaction block, and
+ *		count as other statements.
  */
 static void
-pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
+pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p,
+			PbTxnCounts *counts)
 {
 	PbPlan	   *plan = p->plan;
 	bool		implicit;
@@ -633,14 +635,17 @@ pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
 				pb_xact_start(exec, p->begin_options);
 				exec->in_block = true;
 			}
+			pb_count_statement(counts, false, 0);
 			return;
 		case PB_TXN_COMMIT:
 			if (exec->in_block)
 				pb_xact_end(exec);
+			pb_count_statement(counts, false, 0);
 			return;
 		case PB_TXN_ROLLBACK:
 			if (exec->in_block)
 				pb_executor_abort(exec);
+			pb_count_statement(counts, false, 0);
 			return;
 		case PB_TXN_NONE:
 			break;
@@ -668,6 +673,7 @@ pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p)
 				 errdetail("SPI refused it with %s.", SPI_result_code_string(rc))));
 	if (cmd->result_target != PB_RESULT_NONE)
 		pb_store_results(exec, cmd, p);
+	pb_count_statement(counts, SPI_tuptable != NULL, SPI_processed);
 	SPI_freetuptable(SPI_tuptable);
 
 	if (implicit)
@@ -718,14 +724,14 @@ pb_sleep(PbExecutor *exec, int64 usec)
  * pb_executor_run_script
  *		Run one script from its first command to its last: one benchmark
  *		transaction.  Counts each command's executions and time into stats
- *		and SQL commands into *statements.  Returns false if the run ended
+ *		and SQL commands into counts.  Returns false if the run ended
  *		in a \sleep of the script (then its open transaction is rolled back
  *		and the script does not count).  Errors propagate; the caller
  *		aborts the transaction with pb_executor_abort().
  */
 bool
 pb_executor_run_script(PbExecutor *exec, int script_no, PbCommandStats *stats,
-					   int64 *statements)
+					   PbTxnCounts *counts)
 {
 	PbScript   *script = &exec->set->scripts[script_no];
 	PbPrepared *prepared = exec->prepared[script_no];
@@ -741,8 +747,7 @@ pb_executor_run_script(PbExecutor *exec, int script_no, PbCommandStats *stats,
 		exec->pc = pc;
 		if (cmd->kind == PB_CMD_SQL)
 		{
-			pb_exec_sql(exec, cmd, &prepared[pc]);
-			(*statements)++;
+			pb_exec_sql(exec, cmd, &prepared[pc], counts);
 		}
 		else
 		{
@@ -762,8 +767,7 @@ pb_executor_run_script(PbExecutor *exec, int script_no, PbCommandStats *stats,
 		}
 
 		end = pb_now_ns();
-		pb_counter_add(&stats[pc].executions, 1);
-		pb_counter_add(&stats[pc].total_ns, end - start);
+		pb_command_done(&stats[pc], end - start, NULL);
 		start = end;
 		pc = next;
 	}

@@ -5,7 +5,9 @@
  *
  * The scripts are pgbench's own (tpcb-like, simple-update, select-only),
  * with its table sizes per scale unit: 1 branch, 10 tellers and 100000
- * accounts.
+ * accounts; and the PolarDB white paper's ro.sql and rw.sql, verbatim
+ * (polardb-ro, polardb-rw), which read a gaussian spread of accounts over
+ * the first :range of them: range, unless given, is every account.
  *
  * calls: nothing.
  *
@@ -20,6 +22,8 @@ typedef struct PbBuiltin
 	const char *name;
 	const char *desc;			/* pgbench's "transaction type" */
 	const char *script;
+	const char *default_var;	/* a variable set for the run unless given */
+	int64_t		per_scale;		/* to this times the scale */
 } PbBuiltin;
 
 static const PbBuiltin builtins[] =
@@ -37,7 +41,8 @@ static const PbBuiltin builtins[] =
 		"UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;\n"
 		"UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;\n"
 		"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
-		"END;\n"
+		"END;\n",
+		NULL, 0
 	},
 	{
 		"simple-update",
@@ -50,13 +55,38 @@ static const PbBuiltin builtins[] =
 		"UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
 		"SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
 		"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
-		"END;\n"
+		"END;\n",
+		NULL, 0
 	},
 	{
 		"select-only",
 		"<builtin: select only>",
 		"\\set aid random(1, 100000 * :scale)\n"
+		"SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n",
+		NULL, 0
+	},
+	{
+		"polardb-ro",
+		"<builtin: PolarDB ro.sql>",
+		"\\set aid random_gaussian(1, :range, 10.0)\n"
+		"SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n",
+		"range", 100000
+	},
+	{
+		"polardb-rw",
+		"<builtin: PolarDB rw.sql>",
+		"\\set aid random_gaussian(1, :range, 10.0)\n"
+		"\\set bid random(1, 1 * :scale)\n"
+		"\\set tid random(1, 10 * :scale)\n"
+		"\\set delta random(-5000, 5000)\n"
+		"BEGIN;\n"
+		"UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
 		"SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
+		"UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;\n"
+		"UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;\n"
+		"INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);\n"
+		"END;\n",
+		"range", 100000
 	},
 };
 
@@ -101,6 +131,17 @@ const char *
 pb_builtin_desc(int i)
 {
 	return builtins[i].desc;
+}
+
+/*
+ * The variable the i-th built-in script sets for its run unless given, and
+ * the multiple of the scale it is set to; NULL if it has none.
+ */
+const char *
+pb_builtin_default_var(int i, int64_t *per_scale)
+{
+	*per_scale = builtins[i].per_scale;
+	return builtins[i].default_var;
 }
 
 /* How many built-in scripts' names start with prefix. */

@@ -49,7 +49,7 @@ typedef struct PbError
 	int			script_no;		/* the script of a set, when the set is known */
 	int			line;			/* 1-based script line, 0 when not known */
 	char		message[256];	/* pgbench's words: lower case, no full stop */
-	char		detail[256];	/* offending text, or empty */
+	char		detail[512];	/* offending text, or empty */
 } PbError;
 
 /* ---- values and variables ---------------------------------------------- */
@@ -218,6 +218,7 @@ extern const char *pb_builtin_script(const char *name, const char **canonical);
 extern int	pb_builtin_count(void);
 extern const char *pb_builtin_name(int i);
 extern const char *pb_builtin_desc(int i);
+extern const char *pb_builtin_default_var(int i, int64_t *per_scale);
 
 /* How many built-in scripts' names start with prefix. */
 extern int	pb_builtin_matches(const char *prefix);

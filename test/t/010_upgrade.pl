@@ -69,7 +69,19 @@ my $run = $node->safe_psql('postgres', q{
 like($run, qr/^\d+ 10 finished$/, 'a run is recorded by version 1.0');
 my $statements = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_statements');
 
-$node->safe_psql('postgres', 'ALTER EXTENSION polarbench UPDATE');
+# a role granted the old polarbench_run, which the update replaces
+$node->safe_psql('postgres', q{
+	CREATE ROLE alice;
+	GRANT EXECUTE ON FUNCTION polarbench_run(text, int, float8, bigint, int, text, int,
+		text[], int[], jsonb, bigint, int) TO alice});
+my ($stdout, $stderr);
+$node->psql('postgres', 'ALTER EXTENSION polarbench UPDATE',
+	stdout => \$stdout, stderr => \$stderr, on_error_die => 1);
+like($stderr, qr/polarbench_run is replaced: grant EXECUTE on it again to alice/,
+	'the update says whose grant on polarbench_run to give again');
+$node->safe_psql('postgres', q{
+	GRANT EXECUTE ON FUNCTION polarbench_run(text, int, float8, bigint, int, text, int,
+		text[], int[], jsonb, bigint, int, jsonb) TO alice});
 is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extname = 'polarbench'}),
 	'1.1', 'ALTER EXTENSION UPDATE goes to 1.1');
 is($node->safe_psql('postgres', q{
@@ -84,10 +96,18 @@ is($node->safe_psql('postgres', q{
 is($node->safe_psql('postgres', q{
 	SELECT transactions FROM polarbench_run(script => 'SELECT 1;', transactions => 3)}),
 	'3', 'runs go on being recorded');
+$node->safe_psql('postgres', q{SELECT polarbench_init('sysbench', table_size => 100)});
+is($node->safe_psql('postgres', q{
+	SELECT reads || ' ' || writes || ' ' || others
+	  FROM polarbench_run('oltp_read_write', transactions => 2)}),
+	'28 8 4', 'and the workloads of the new version run');
 
 # a fresh install of the newest version, in another database
 $node->safe_psql('postgres', 'CREATE DATABASE fresh');
-$node->safe_psql('fresh', 'CREATE EXTENSION polarbench');
+$node->safe_psql('fresh', q{
+	CREATE EXTENSION polarbench;
+	GRANT EXECUTE ON FUNCTION polarbench_run(text, int, float8, bigint, int, text, int,
+		text[], int[], jsonb, bigint, int, jsonb) TO alice});
 my $updated = $node->safe_psql('postgres', $catalog);
 my $fresh = $node->safe_psql('fresh', $catalog);
 ok(length($fresh) > 1000, 'the catalog description is not empty');

@@ -774,6 +774,7 @@ test_sql_splitting(void)
 		pb_scriptset_free(set);
 	}
 
+
 	/* semicolons inside quotes, identifiers, dollar quotes, comments */
 	set = parse_ok("SELECT 'a;b''c;';\nSELECT \"x;\"\"y\";\nSELECT $$;$$, $f$ ; $$ ; $f$;\n"
 				   "SELECT E'\\';' ;\nSELECT 1 /* ; /* ; */ ; */ + 1;\n"
@@ -1377,8 +1378,9 @@ test_builtins(void)
 	check(pb_builtin_script("", &canon) == NULL, "empty name ambiguous");
 	check(pb_builtin_script("tpcb-likes", &canon) == NULL, "longer name");
 	check(pb_builtin_script("x", NULL) == NULL, "unknown name");
-	check(pb_builtin_count() == 3 && pb_builtin_matches("s") == 2 &&
-		  pb_builtin_matches("select") == 1 && pb_builtin_matches("x") == 0,
+	check(pb_builtin_count() == 5 && pb_builtin_matches("s") == 2 &&
+		  pb_builtin_matches("select") == 1 && pb_builtin_matches("x") == 0 &&
+		  pb_builtin_matches("polardb-r") == 2,
 		  "built-in names by prefix");
 	check(strcmp(pb_builtin_name(0), "tpcb-like") == 0 &&
 		  strcmp(pb_builtin_desc(0), "<builtin: TPC-B (sort of)>") == 0 &&
@@ -1398,6 +1400,32 @@ test_builtins(void)
 		pb_var_mark_assigned(set, pb_var_id(set, "scale", true));
 		check(pb_scriptset_check_vars(set, &err), "%s vars ok", names[k]);
 		pb_scriptset_free(set);
+	}
+	/* the white paper's scripts, whose range defaults to every account */
+	{
+		int64_t		per_scale = 0;
+		const char *var;
+
+		set = parse_ok(pb_builtin_script("polardb-rw", NULL));
+		if (set)
+		{
+			check(set->scripts[0].ncommands == 11, "polardb-rw: %d commands",
+				  set->scripts[0].ncommands);
+			pb_scriptset_free(set);
+		}
+		set = parse_ok(pb_builtin_script("polardb-ro", NULL));
+		if (set)
+		{
+			pb_var_mark_assigned(set, pb_var_id(set, "scale", true));
+			check(!pb_scriptset_check_vars(set, &err) &&
+				  strcmp(err.message, "undefined variable \"range\"") == 0,
+				  "polardb-ro needs range");
+			pb_scriptset_free(set);
+		}
+		var = pb_builtin_default_var(3, &per_scale);
+		check(var != NULL && strcmp(var, "range") == 0 && per_scale == 100000,
+			  "polardb-ro's range defaults to every account");
+		check(pb_builtin_default_var(0, &per_scale) == NULL, "tpcb-like sets no variable");
 	}
 
 	/* PolarDB's ro.sql */

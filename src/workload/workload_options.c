@@ -1,0 +1,610 @@
+/*-------------------------------------------------------------------------
+ *
+ * workload_options.c
+ *	  The workloads polarbench runs natively, sysbench's and YCSB's, with
+ *	  their options: names, types, ranges and defaults, in one table each,
+ *	  which the run engine (to read polarbench_run's options), the client
+ *	  and the unit tests share.
+ *
+ * An option's name is matched without regard to case, dashes and
+ * underscores, so that sysbench's spellings (--table-size, table_size)
+ * and YCSB's property names (readproportion, read_proportion) all work.
+ * Values are given as text, as on their tools' command lines.
+ *
+ * The defaults are sysbench 1.0.20's (oltp_common.lua, sb_rand.c) and
+ * YCSB's (CoreWorkload, and the workloads/workloada..f files, whose
+ * recordcount and operationcount of 1000 apply here only to
+ * operationcount, as the tables are already loaded).
+ *
+ * calls: nothing of the library but the types of pb_workload.h.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pb_workload.h"
+
+static const PbWorkloadDef workloads[] = {
+	{"oltp_read_write", PB_KIND_SYSBENCH, PB_SB_READ_WRITE,
+	"sysbench OLTP read/write"},
+	{"oltp_read_only", PB_KIND_SYSBENCH, PB_SB_READ_ONLY,
+	"sysbench OLTP read only"},
+	{"oltp_write_only", PB_KIND_SYSBENCH, PB_SB_WRITE_ONLY,
+	"sysbench OLTP write only"},
+	{"oltp_point_select", PB_KIND_SYSBENCH, PB_SB_POINT_SELECT,
+	"sysbench OLTP point select"},
+	{"oltp_update_index", PB_KIND_SYSBENCH, PB_SB_UPDATE_INDEX,
+	"sysbench OLTP update index"},
+	{"oltp_update_non_index", PB_KIND_SYSBENCH, PB_SB_UPDATE_NON_INDEX,
+	"sysbench OLTP update non-index"},
+	{"oltp_insert", PB_KIND_SYSBENCH, PB_SB_INSERT,
+	"sysbench OLTP insert"},
+	{"oltp_delete", PB_KIND_SYSBENCH, PB_SB_DELETE,
+	"sysbench OLTP delete"},
+	{"ycsb-a", PB_KIND_YCSB, 'a', "YCSB workload A: 50% reads, 50% updates, zipfian"},
+	{"ycsb-b", PB_KIND_YCSB, 'b', "YCSB workload B: 95% reads, 5% updates, zipfian"},
+	{"ycsb-c", PB_KIND_YCSB, 'c', "YCSB workload C: reads only, zipfian"},
+	{"ycsb-d", PB_KIND_YCSB, 'd', "YCSB workload D: 95% reads of the latest, 5% inserts"},
+	{"ycsb-e", PB_KIND_YCSB, 'e', "YCSB workload E: 95% short scans, 5% inserts"},
+	{"ycsb-f", PB_KIND_YCSB, 'f', "YCSB workload F: 50% reads, 50% read-modify-writes"},
+	{"ycsb-load", PB_KIND_YCSB, 'l', "YCSB load phase: inserts of whole records"},
+};
+
+/*
+ * pb_workload_find
+ *		The workload of that name (exactly), or NULL.
+ */
+const PbWorkloadDef *
+pb_workload_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
+		if (strcmp(workloads[i].name, name) == 0)
+			return &workloads[i];
+	return NULL;
+}
+
+/* How many native workloads there are. */
+int
+pb_workload_count(void)
+{
+	return (int) (sizeof(workloads) / sizeof(workloads[0]));
+}
+
+/* The i-th native workload. */
+const PbWorkloadDef *
+pb_workload_at(int i)
+{
+	return &workloads[i];
+}
+
+/* ---- option tables ------------------------------------------------------ */
+
+typedef enum PbOptType
+{
+	OPT_INT,
+	OPT_INT64,
+	OPT_BOOL,
+	OPT_DOUBLE,
+	OPT_ENUM,
+	OPT_PROPORTION				/* a double in PbYcsbOptions.proportions[] */
+} PbOptType;
+
+typedef struct PbOptDef
+{
+	const char *name;			/* as the tool spells it in its own files */
+	PbOptType	type;
+	size_t		offset;
+	double		min;
+	double		max;
+	const char *const *values;	/* OPT_ENUM: names, NULL-terminated */
+	bool		open;			/* min and max themselves are excluded */
+} PbOptDef;
+
+static const char *const sb_rand_types[] = {"uniform", "gaussian", "special", "pareto", NULL};
+static const char *const ycsb_request_dists[] = {"uniform", "zipfian", "latest", "hotspot", NULL};
+static const char *const ycsb_length_dists[] = {"uniform", "zipfian", NULL};
+static const char *const ycsb_field_dists[] = {"uniform", "zipfian", "", "", "constant", NULL};
+static const char *const ycsb_insert_orders[] = {"hashed", "ordered", NULL};
+
+#define SB(field) offsetof(PbSysbenchOptions, field)
+#define YC(field) offsetof(PbYcsbOptions, field)
+#define PB_INT_MAX 2147483647.0
+#define PB_INT64_MAX 9.2e18
+
+static const PbOptDef sysbench_options[] = {
+	{"tables", OPT_INT, SB(tables), 1, 100000, NULL, false},
+	{"table_size", OPT_INT, SB(table_size), 1, PB_INT_MAX, NULL, false},
+	{"range_size", OPT_INT, SB(range_size), 1, PB_INT_MAX, NULL, false},
+	{"point_selects", OPT_INT, SB(point_selects), 0, 1000000, NULL, false},
+	{"simple_ranges", OPT_INT, SB(simple_ranges), 0, 1000000, NULL, false},
+	{"sum_ranges", OPT_INT, SB(sum_ranges), 0, 1000000, NULL, false},
+	{"order_ranges", OPT_INT, SB(order_ranges), 0, 1000000, NULL, false},
+	{"distinct_ranges", OPT_INT, SB(distinct_ranges), 0, 1000000, NULL, false},
+	{"index_updates", OPT_INT, SB(index_updates), 0, 1000000, NULL, false},
+	{"non_index_updates", OPT_INT, SB(non_index_updates), 0, 1000000, NULL, false},
+	{"delete_inserts", OPT_INT, SB(delete_inserts), 0, 1000000, NULL, false},
+	{"range_selects", OPT_BOOL, SB(range_selects), 0, 0, NULL, false},
+	{"auto_inc", OPT_BOOL, SB(auto_inc), 0, 0, NULL, false},
+	{"skip_trx", OPT_BOOL, SB(skip_trx), 0, 0, NULL, false},
+	{"rand_type", OPT_ENUM, SB(rand_type), 0, 0, sb_rand_types, false},
+	{"rand_spec_iter", OPT_INT, SB(rand_spec_iter), 1, 1000, NULL, false},
+	{"rand_spec_pct", OPT_INT, SB(rand_spec_pct), 0, 100, NULL, false},
+	{"rand_spec_res", OPT_INT, SB(rand_spec_res), 0, 99, NULL, false},
+	{"rand_pareto_h", OPT_DOUBLE, SB(rand_pareto_h), 0, 1, NULL, true},
+	{"percentile", OPT_INT, SB(percentile), 1, 100, NULL, false},
+	{NULL, OPT_INT, 0, 0, 0, NULL, false}
+};
+
+static const PbOptDef ycsb_options[] = {
+	{"recordcount", OPT_INT64, YC(recordcount), 1, PB_INT64_MAX, NULL, false},
+	{"operationcount", OPT_INT64, YC(operationcount), 0, PB_INT_MAX, NULL, false},
+	{"insertstart", OPT_INT64, YC(insertstart), 0, PB_INT64_MAX, NULL, false},
+	{"insertcount", OPT_INT64, YC(insertcount), 0, PB_INT64_MAX, NULL, false},
+	{"fieldcount", OPT_INT, YC(fieldcount), 1, 1000, NULL, false},
+	{"fieldlength", OPT_INT, YC(fieldlength), 1, 1000000, NULL, false},
+	{"minfieldlength", OPT_INT, YC(minfieldlength), 1, 1000000, NULL, false},
+	{"fieldlengthdistribution", OPT_ENUM, YC(fieldlengthdistribution), 0, 0, ycsb_field_dists, false},
+	{"readallfields", OPT_BOOL, YC(readallfields), 0, 0, NULL, false},
+	{"writeallfields", OPT_BOOL, YC(writeallfields), 0, 0, NULL, false},
+	{"readproportion", OPT_PROPORTION, PB_YCSB_READ, 0, 1, NULL, false},
+	{"updateproportion", OPT_PROPORTION, PB_YCSB_UPDATE, 0, 1, NULL, false},
+	{"insertproportion", OPT_PROPORTION, PB_YCSB_INSERT, 0, 1, NULL, false},
+	{"scanproportion", OPT_PROPORTION, PB_YCSB_SCAN, 0, 1, NULL, false},
+	{"readmodifywriteproportion", OPT_PROPORTION, PB_YCSB_RMW, 0, 1, NULL, false},
+	{"requestdistribution", OPT_ENUM, YC(requestdistribution), 0, 0, ycsb_request_dists, false},
+	{"minscanlength", OPT_INT, YC(minscanlength), 1, PB_INT_MAX, NULL, false},
+	{"maxscanlength", OPT_INT, YC(maxscanlength), 1, PB_INT_MAX, NULL, false},
+	{"scanlengthdistribution", OPT_ENUM, YC(scanlengthdistribution), 0, 0, ycsb_length_dists, false},
+	{"insertorder", OPT_ENUM, YC(orderedinserts), 0, 0, ycsb_insert_orders, false},
+	{"zeropadding", OPT_INT, YC(zeropadding), 1, 20, NULL, false},
+	{"hotspotdatafraction", OPT_DOUBLE, YC(hotspotdatafraction), 0, 1, NULL, false},
+	{"hotspotopnfraction", OPT_DOUBLE, YC(hotspotopnfraction), 0, 1, NULL, false},
+	{NULL, OPT_INT, 0, 0, 0, NULL, false}
+};
+
+static const char *const ycsb_op_names[PB_YCSB_NOPS] = {
+	"READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE"
+};
+
+/*
+ * pb_ycsb_op_name
+ *		An operation's name as YCSB prints it.
+ */
+const char *
+pb_ycsb_op_name(int op)
+{
+	return (op >= 0 && op < PB_YCSB_NOPS) ? ycsb_op_names[op] : "?";
+}
+
+static bool pb_option_error(PbError *err, const char *hint, const char *fmt,...)
+			__attribute__((format(printf, 3, 4)));
+
+/* Fill err: an invalid option, with a hint. */
+static bool
+pb_option_error(PbError *err, const char *hint, const char *fmt,...)
+{
+	va_list		ap;
+
+	memset(err, 0, sizeof(PbError));
+	err->kind = PB_ERROR_INVALID_ARGUMENT;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	if (hint != NULL)
+		snprintf(err->detail, sizeof(err->detail), "%s", hint);
+	return false;
+}
+
+/* An option's name folded for matching: lower case, no '-' or '_'. */
+static void
+pb_fold_name(const char *name, char *buf, size_t len)
+{
+	size_t		n = 0;
+
+	for (; *name && n < len - 1; name++)
+		if (*name != '-' && *name != '_')
+			buf[n++] = (char) tolower((unsigned char) *name);
+	buf[n] = '\0';
+}
+
+/*
+ * pb_workload_option_is
+ *		Whether name is a spelling of the option canonical.
+ */
+bool
+pb_workload_option_is(const char *name, const char *canonical)
+{
+	char		a[64];
+	char		b[64];
+
+	pb_fold_name(name, a, sizeof(a));
+	pb_fold_name(canonical, b, sizeof(b));
+	return strcmp(a, b) == 0;
+}
+
+/* The option table of a kind of workload. */
+static const PbOptDef *pb_option_table(PbWorkloadKind kind);
+
+/*
+ * pb_workload_has_option
+ *		Whether name is a spelling of an option of that kind of workload.
+ */
+bool
+pb_workload_has_option(PbWorkloadKind kind, const char *name)
+{
+	const PbOptDef *defs = pb_option_table(kind);
+
+	for (int i = 0; defs != NULL && defs[i].name != NULL; i++)
+		if (pb_workload_option_is(name, defs[i].name))
+			return true;
+	return false;
+}
+
+static const PbOptDef *
+pb_option_table(PbWorkloadKind kind)
+{
+	return kind == PB_KIND_SYSBENCH ? sysbench_options :
+		kind == PB_KIND_YCSB ? ycsb_options : NULL;
+}
+
+/* The tool a kind of workload comes from, for messages. */
+static const char *
+pb_kind_tool(PbWorkloadKind kind)
+{
+	return kind == PB_KIND_SYSBENCH ? "sysbench" : "YCSB";
+}
+
+/*
+ * pb_workload_option_names
+ *		The options of a kind of workload, comma separated (static buffer).
+ */
+const char *
+pb_workload_option_names(PbWorkloadKind kind)
+{
+	static char buf[1024];
+	const PbOptDef *defs = pb_option_table(kind);
+	size_t		n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; defs != NULL && defs[i].name != NULL; i++)
+		n += snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, "%s%s",
+					  i > 0 ? ", " : "", defs[i].name);
+	return buf;
+}
+
+/* Read a boolean as sysbench and Java do: on/off, true/false, yes/no, 1/0. */
+static bool
+pb_parse_bool(const char *value, bool *result)
+{
+	static const char *const yes[] = {"on", "true", "yes", "1"};
+	static const char *const no[] = {"off", "false", "no", "0"};
+
+	for (int i = 0; i < 4; i++)
+	{
+		if (strcasecmp(value, yes[i]) == 0)
+		{
+			*result = true;
+			return true;
+		}
+		if (strcasecmp(value, no[i]) == 0)
+		{
+			*result = false;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * pb_workload_set_option
+ *		Set the option name of a kind of workload to value (its text).
+ *		Returns false with err set for an unknown name or a bad value.
+ */
+bool
+pb_workload_set_option(PbWorkloadKind kind, void *options, const char *name,
+					   const char *value, PbError *err)
+{
+	const PbOptDef *defs = pb_option_table(kind);
+	char		folded[64];
+	char		hint[512];
+
+	pb_fold_name(name, folded, sizeof(folded));
+	for (int i = 0; defs != NULL && defs[i].name != NULL; i++)
+	{
+		const PbOptDef *d = &defs[i];
+		char		dfolded[64];
+		char	   *field = (char *) options + d->offset;
+		char	   *end;
+		double		dv;
+		long long	iv;
+
+		pb_fold_name(d->name, dfolded, sizeof(dfolded));
+		if (strcmp(folded, dfolded) != 0)
+			continue;
+		switch (d->type)
+		{
+			case OPT_INT:
+			case OPT_INT64:
+				errno = 0;
+				iv = strtoll(value, &end, 10);
+				if (errno != 0 || end == value || *end != '\0' ||
+					iv < d->min || (double) iv > d->max)
+				{
+					snprintf(hint, sizeof(hint), "%s is a whole number from %.0f to %.0f.",
+							 d->name, d->min, d->max);
+					return pb_option_error(err, hint,
+										   "invalid value for %s option \"%s\": \"%s\"",
+										   pb_kind_tool(kind), d->name, value);
+				}
+				if (d->type == OPT_INT)
+					*(int *) field = (int) iv;
+				else
+					*(int64_t *) field = (int64_t) iv;
+				return true;
+			case OPT_BOOL:
+				if (!pb_parse_bool(value, (bool *) field))
+				{
+					snprintf(hint, sizeof(hint), "%s is on or off (true or false).", d->name);
+					return pb_option_error(err, hint,
+										   "invalid value for %s option \"%s\": \"%s\"",
+										   pb_kind_tool(kind), d->name, value);
+				}
+				return true;
+			case OPT_DOUBLE:
+			case OPT_PROPORTION:
+				errno = 0;
+				dv = strtod(value, &end);
+				if (errno != 0 || end == value || *end != '\0' || isnan(dv) ||
+					dv < d->min || dv > d->max ||
+					(d->open && (dv == d->min || dv == d->max)))
+				{
+					snprintf(hint, sizeof(hint), "%s is a number from %g to %g%s.",
+							 d->name, d->min, d->max, d->open ? ", both excluded" : "");
+					return pb_option_error(err, hint,
+										   "invalid value for %s option \"%s\": \"%s\"",
+										   pb_kind_tool(kind), d->name, value);
+				}
+				if (d->type == OPT_PROPORTION)
+					((PbYcsbOptions *) options)->proportions[d->offset] = dv;
+				else
+					*(double *) field = dv;
+				return true;
+			case OPT_ENUM:
+				{
+					size_t		n = 0;
+
+					for (int v = 0; d->values[v] != NULL; v++)
+						if (d->values[v][0] != '\0' && strcasecmp(value, d->values[v]) == 0)
+						{
+							if (d->values == ycsb_insert_orders)
+								*(bool *) field = (v == 1);
+							else
+								*(int *) field = v;
+							return true;
+						}
+					n = snprintf(hint, sizeof(hint), "%s is one of", d->name);
+					for (int v = 0, k = 0; d->values[v] != NULL; v++)
+						if (d->values[v][0] != '\0')
+							n += snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0,
+										  "%s %s", k++ > 0 ? "," : "", d->values[v]);
+					snprintf(hint + n, n < sizeof(hint) ? sizeof(hint) - n : 0, ".");
+					return pb_option_error(err, hint,
+										   "invalid value for %s option \"%s\": \"%s\"",
+										   pb_kind_tool(kind), d->name, value);
+				}
+		}
+	}
+	snprintf(hint, sizeof(hint), "The options of %s workloads are %s.",
+			 pb_kind_tool(kind), pb_workload_option_names(kind));
+	return pb_option_error(err, hint, "unrecognized %s option \"%s\"",
+						   pb_kind_tool(kind), name);
+}
+
+/*
+ * pb_sysbench_defaults
+ *		sysbench 1.0.20's defaults for one of its OLTP scripts.
+ */
+void
+pb_sysbench_defaults(PbSysbenchOptions *o, int workload)
+{
+	memset(o, 0, sizeof(PbSysbenchOptions));
+	o->workload = workload;
+	o->tables = 1;
+	o->table_size = 10000;
+	o->range_size = 100;
+	o->point_selects = 10;
+	o->simple_ranges = 1;
+	o->sum_ranges = 1;
+	o->order_ranges = 1;
+	o->distinct_ranges = 1;
+	o->index_updates = 1;
+	o->non_index_updates = 1;
+	o->delete_inserts = 1;
+	o->range_selects = true;
+	o->auto_inc = true;
+	o->skip_trx = false;
+	o->rand_type = PB_SB_SPECIAL;
+	o->rand_spec_iter = 12;
+	o->rand_spec_pct = 1;
+	o->rand_spec_res = 75;
+	o->rand_pareto_h = 0.2;
+	o->percentile = 95;
+}
+
+/*
+ * pb_ycsb_defaults
+ *		CoreWorkload's defaults with those of workloads/workload<letter>;
+ *		'l' is the load phase.
+ */
+void
+pb_ycsb_defaults(PbYcsbOptions *o, int letter)
+{
+	memset(o, 0, sizeof(PbYcsbOptions));
+	o->recordcount = -1;
+	o->operationcount = 1000;
+	o->insertstart = 0;
+	o->insertcount = -1;
+	o->fieldcount = 10;
+	o->fieldlength = 100;
+	o->minfieldlength = 1;
+	o->fieldlengthdistribution = PB_YCSB_DIST_CONSTANT;
+	o->readallfields = true;
+	o->writeallfields = false;
+	o->requestdistribution = PB_YCSB_DIST_ZIPFIAN;
+	o->minscanlength = 1;
+	o->maxscanlength = 1000;
+	o->scanlengthdistribution = PB_YCSB_DIST_UNIFORM;
+	o->orderedinserts = false;
+	o->zeropadding = 1;
+	o->hotspotdatafraction = 0.2;
+	o->hotspotopnfraction = 0.8;
+	switch (letter)
+	{
+		case 'a':
+			o->proportions[PB_YCSB_READ] = 0.5;
+			o->proportions[PB_YCSB_UPDATE] = 0.5;
+			break;
+		case 'b':
+			o->proportions[PB_YCSB_READ] = 0.95;
+			o->proportions[PB_YCSB_UPDATE] = 0.05;
+			break;
+		case 'c':
+			o->proportions[PB_YCSB_READ] = 1;
+			break;
+		case 'd':
+			o->proportions[PB_YCSB_READ] = 0.95;
+			o->proportions[PB_YCSB_INSERT] = 0.05;
+			o->requestdistribution = PB_YCSB_DIST_LATEST;
+			break;
+		case 'e':
+			o->proportions[PB_YCSB_SCAN] = 0.95;
+			o->proportions[PB_YCSB_INSERT] = 0.05;
+			o->maxscanlength = 100;
+			break;
+		case 'f':
+			o->proportions[PB_YCSB_READ] = 0.5;
+			o->proportions[PB_YCSB_RMW] = 0.5;
+			break;
+		case 'l':
+			o->load = true;
+			o->proportions[PB_YCSB_INSERT] = 1;
+			break;
+	}
+}
+
+/*
+ * pb_workload_check_options
+ *		What no single option shows: YCSB's proportions must add up to 1,
+ *		the scan and field length bounds be in order, and insertstart and
+ *		insertcount fit in the records (once recordcount is known).
+ */
+bool
+pb_workload_check_options(PbWorkloadKind kind, void *options, PbError *err)
+{
+	PbYcsbOptions *o = options;
+	double		sum = 0;
+
+	if (kind != PB_KIND_YCSB)
+		return true;
+	if (o->load)
+	{
+		for (int op = 0; op < PB_YCSB_NOPS; op++)
+			if (op != PB_YCSB_INSERT && o->proportions[op] != 0)
+				return pb_option_error(err, "ycsb-load inserts records; run the other operations with ycsb-a .. ycsb-f.",
+									   "the load phase has only inserts");
+		o->proportions[PB_YCSB_INSERT] = 1;
+	}
+	for (int op = 0; op < PB_YCSB_NOPS; op++)
+		sum += o->proportions[op];
+	if (fabs(sum - 1.0) > 1e-9)
+		return pb_option_error(err, "Give readproportion, updateproportion, insertproportion, scanproportion and readmodifywriteproportion that add up to 1; set the others of the workload to 0.",
+							   "YCSB operation proportions add up to %g, not 1", sum);
+	if (o->minscanlength > o->maxscanlength)
+		return pb_option_error(err, NULL,
+							   "minscanlength (%d) is greater than maxscanlength (%d)",
+							   o->minscanlength, o->maxscanlength);
+	if (o->fieldlengthdistribution != PB_YCSB_DIST_CONSTANT &&
+		o->minfieldlength > o->fieldlength)
+		return pb_option_error(err, NULL,
+							   "minfieldlength (%d) is greater than fieldlength (%d)",
+							   o->minfieldlength, o->fieldlength);
+	if (o->recordcount >= 0)
+	{
+		if (o->insertstart >= o->recordcount && !o->load)
+			return pb_option_error(err, "insertstart is the first record the requests go to; keep it below recordcount.",
+								   "insertstart (%lld) is not below recordcount (%lld)",
+								   (long long) o->insertstart, (long long) o->recordcount);
+		if (o->insertcount < 0)
+			o->insertcount = o->recordcount - o->insertstart;
+		if (!o->load && o->insertstart + o->insertcount > o->recordcount)
+			return pb_option_error(err, "recordcount must be at least insertstart + insertcount, as YCSB requires.",
+								   "invalid combination of insertstart, insertcount and recordcount");
+		if (o->insertcount < 1)
+			return pb_option_error(err, NULL, "insertcount must be at least 1");
+	}
+	return true;
+}
+
+/*
+ * pb_workload_options_json
+ *		Every option of the workload with its value, as a JSON object
+ *		(malloc'd), under the names of the option table.
+ */
+char *
+pb_workload_options_json(PbWorkloadKind kind, const void *options)
+{
+	const PbOptDef *defs = pb_option_table(kind);
+	size_t		size = 4096;
+	size_t		n = 0;
+	char	   *buf = malloc(size);
+
+	if (buf == NULL)
+		return NULL;
+	n += snprintf(buf + n, size - n, "{");
+	for (int i = 0; defs != NULL && defs[i].name != NULL; i++)
+	{
+		const PbOptDef *d = &defs[i];
+		const char *field = (const char *) options + d->offset;
+
+		n += snprintf(buf + n, n < size ? size - n : 0, "%s\"%s\": ", i > 0 ? ", " : "", d->name);
+		switch (d->type)
+		{
+			case OPT_INT:
+				n += snprintf(buf + n, n < size ? size - n : 0, "%d", *(const int *) field);
+				break;
+			case OPT_INT64:
+				n += snprintf(buf + n, n < size ? size - n : 0, "%lld",
+							  (long long) *(const int64_t *) field);
+				break;
+			case OPT_BOOL:
+				n += snprintf(buf + n, n < size ? size - n : 0, "%s",
+							  *(const bool *) field ? "true" : "false");
+				break;
+			case OPT_DOUBLE:
+				n += snprintf(buf + n, n < size ? size - n : 0, "%.17g",
+							  *(const double *) field);
+				break;
+			case OPT_PROPORTION:
+				n += snprintf(buf + n, n < size ? size - n : 0, "%.17g",
+							  ((const PbYcsbOptions *) options)->proportions[d->offset]);
+				break;
+			case OPT_ENUM:
+				{
+					int			v = (d->values == ycsb_insert_orders) ?
+						(*(const bool *) field ? 1 : 0) : *(const int *) field;
+
+					n += snprintf(buf + n, n < size ? size - n : 0, "\"%s\"", d->values[v]);
+					break;
+				}
+		}
+	}
+	if (n < size)
+		snprintf(buf + n, size - n, "}");
+	return buf;
+}

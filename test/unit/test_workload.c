@@ -1,0 +1,473 @@
+/*-------------------------------------------------------------------------
+ *
+ * test_workload.c
+ *	  Unit tests of the workload library: sysbench 1.0.20's distributions
+ *	  and strings, YCSB's generators, key names and field order, and the
+ *	  options of both tools.
+ *
+ * Distribution shapes are checked against what the formulas imply, over a
+ * million draws from a fixed seed, so the outcome never depends on luck.
+ * Prints one line per failure and ends with "N passed, N failed".
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pb_workload.h"
+
+#define NDRAWS 1000000
+
+static int	npassed;
+static int	nfailed;
+
+/* Count a check, printing it when it failed. */
+static void
+check(bool ok, const char *fmt,...)
+{
+	va_list		ap;
+
+	if (ok)
+	{
+		npassed++;
+		return;
+	}
+	nfailed++;
+	printf("FAIL: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+/* Check that x lies in [lo, hi]. */
+static void
+check_between(double x, double lo, double hi, const char *what)
+{
+	check(x >= lo && x <= hi, "%s: %g not in [%g, %g]", what, x, lo, hi);
+}
+
+/* ---- sysbench ------------------------------------------------------------ */
+
+/* uniform: within bounds, every value reached, flat */
+static void
+test_sb_uniform(void)
+{
+	PbPrng		prng;
+	int			counts[10] = {0};
+	bool		in_range = true;
+
+	pb_prng_seed(&prng, 1);
+	for (int i = 0; i < NDRAWS; i++)
+	{
+		uint32_t	v = pb_sb_uniform(&prng, 1, 10);
+
+		if (v < 1 || v > 10)
+			in_range = false;
+		else
+			counts[v - 1]++;
+	}
+	check(in_range, "sysbench uniform(1, 10) stays in [1, 10]");
+	for (int i = 0; i < 10; i++)
+		check_between(counts[i] / (double) NDRAWS, 0.098, 0.102, "sysbench uniform share of a value");
+}
+
+/*
+ * special (the default, iter 12, pct 1, res 75): 75% of the draws fall on
+ * the 1% of the range around the middle, plus the gaussian draws that land
+ * there (the gaussian of 12 draws has a deviation of t / 12).
+ */
+static void
+test_sb_special(void)
+{
+	PbSbRand	r;
+	PbPrng		prng;
+	uint32_t	a = 1,
+				b = 100001;
+	double		t = b - a;
+	double		lo = a + t / 2 - t * 0.005;
+	double		hi = a + t / 2 + t * 0.005 + 1;
+	long		in_hot = 0;
+	bool		in_range = true;
+	double		sd = t / 12;
+	double		gauss_share = erf((t * 0.005) / (sd * sqrt(2.0)));
+	double		expected;
+
+	pb_sb_rand_init(&r, PB_SB_SPECIAL, 12, 1, 75, 0.2);
+	pb_prng_seed(&prng, 2);
+	for (int i = 0; i < NDRAWS; i++)
+	{
+		uint32_t	v = pb_sb_default(&r, &prng, a, b);
+
+		if (v < a || v > b)
+			in_range = false;
+		if (v >= lo && v < hi)
+			in_hot++;
+	}
+	expected = 0.75 + 0.25 * gauss_share;
+	check(in_range, "sysbench special stays in its range");
+	check_between(in_hot / (double) NDRAWS, expected - 0.003, expected + 0.003,
+				  "sysbench special: share of the hot 1%");
+}
+
+/* gaussian: centred, with the deviation of a mean of iter uniforms */
+static void
+test_sb_gaussian(void)
+{
+	PbSbRand	r;
+	PbPrng		prng;
+	double		sum = 0,
+				sumsq = 0;
+	double		t = 10000;
+
+	pb_sb_rand_init(&r, PB_SB_GAUSSIAN, 12, 1, 75, 0.2);
+	pb_prng_seed(&prng, 3);
+	for (int i = 0; i < NDRAWS; i++)
+	{
+		double		v = pb_sb_default(&r, &prng, 1, 10000);
+
+		sum += v;
+		sumsq += v * v;
+	}
+	check_between(sum / NDRAWS, 5000.5 - 5, 5000.5 + 5, "sysbench gaussian mean");
+	check_between(sqrt(sumsq / NDRAWS - (sum / NDRAWS) * (sum / NDRAWS)),
+				  t / sqrt(144) * 0.99, t / sqrt(144) * 1.01, "sysbench gaussian deviation");
+}
+
+/* pareto with h = 0.2: 80% of the draws in the first 20% of the range */
+static void
+test_sb_pareto(void)
+{
+	PbSbRand	r;
+	PbPrng		prng;
+	long		low = 0;
+
+	pb_sb_rand_init(&r, PB_SB_PARETO, 12, 1, 75, 0.2);
+	pb_prng_seed(&prng, 4);
+	for (int i = 0; i < NDRAWS; i++)
+		if (pb_sb_default(&r, &prng, 1, 100000) <= 20000)
+			low++;
+	check_between(low / (double) NDRAWS, 0.797, 0.803, "sysbench pareto 80/20");
+}
+
+/* strings: digits for '#', letters for '@', the rest kept */
+static void
+test_sb_string(void)
+{
+	PbPrng		prng;
+	char		buf[sizeof(PB_SB_C_TEMPLATE)];
+	const char *t = PB_SB_C_TEMPLATE;
+	bool		ok = true;
+	char		mixed[8];
+
+	pb_prng_seed(&prng, 5);
+	pb_sb_string(&prng, t, buf);
+	for (size_t i = 0; i < strlen(t); i++)
+		if ((t[i] == '#' && (buf[i] < '0' || buf[i] > '9')) ||
+			(t[i] != '#' && buf[i] != t[i]))
+			ok = false;
+	check(ok && strlen(t) == 119, "sysbench c value: 10 groups of 11 digits");
+	pb_sb_string(&prng, "@-#@", mixed);
+	check(mixed[0] >= 'a' && mixed[0] <= 'z' && mixed[1] == '-' &&
+		  mixed[2] >= '0' && mixed[2] <= '9' && mixed[3] >= 'a' && mixed[3] <= 'z',
+		  "sysbench template with @ and #");
+}
+
+/* qsort's order of uint32 */
+static int
+compare_u32(const void *a, const void *b)
+{
+	uint32_t	x = *(const uint32_t *) a;
+	uint32_t	y = *(const uint32_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* unique: no value twice */
+static void
+test_sb_unique(void)
+{
+	uint32_t	si,
+				so;
+	uint32_t   *values = malloc(sizeof(uint32_t) * 200000);
+	int			dups = 0;
+
+	pb_sb_unique_seed(12345, 67890, &si, &so);
+	for (uint32_t i = 0; i < 200000; i++)
+		values[i] = pb_sb_unique(i, si, so);
+	qsort(values, 200000, sizeof(uint32_t), compare_u32);
+	for (int i = 1; i < 200000; i++)
+		if (values[i] == values[i - 1])
+			dups++;
+	check(dups == 0, "sysbench unique: %d repeated values", dups);
+	free(values);
+}
+
+/* ---- YCSB ----------------------------------------------------------------- */
+
+/* keys: the well-known first YCSB key, padding, ordered inserts */
+static void
+test_ycsb_keys(void)
+{
+	char		buf[64];
+
+	pb_ycsb_key_name(buf, sizeof(buf), 0, false, 1);
+	check(strcmp(buf, "user6284781860667377211") == 0, "YCSB key of record 0: %s", buf);
+	pb_ycsb_key_name(buf, sizeof(buf), 42, true, 5);
+	check(strcmp(buf, "user00042") == 0, "YCSB ordered key with zero padding: %s", buf);
+	pb_ycsb_key_name(buf, sizeof(buf), 42, true, 1);
+	check(strcmp(buf, "user42") == 0, "YCSB ordered key: %s", buf);
+	check(pb_ycsb_fnvhash64(1) >= 0, "fnvhash64 is not negative");
+}
+
+/*
+ * zipfian over 1000 items: item 0 has 1/zeta(1000) of the draws, item 1
+ * 1/(2^0.99 zeta); every draw in range
+ */
+static void
+test_ycsb_zipfian(void)
+{
+	PbYcsbZipfian z;
+	PbPrng		prng;
+	long		zero = 0,
+				one = 0;
+	bool		in_range = true;
+	double		zeta = pb_ycsb_zeta(0, 1000, 0.99, 0);
+
+	pb_ycsb_zipfian_init(&z, 0, 999, PB_YCSB_ZIPFIAN_CONSTANT, -1);
+	check_between(z.zetan, zeta - 1e-9, zeta + 1e-9, "zipfian zeta");
+	pb_prng_seed(&prng, 6);
+	for (int i = 0; i < NDRAWS; i++)
+	{
+		int64_t		v = pb_ycsb_zipfian_next(&z, &prng, z.items);
+
+		if (v < 0 || v > 999)
+			in_range = false;
+		zero += (v == 0);
+		one += (v == 1);
+	}
+	check(in_range, "zipfian stays in [0, 999]");
+	check_between(zero / (double) NDRAWS, 1 / zeta - 0.002, 1 / zeta + 0.002, "zipfian share of item 0");
+	check_between(one / (double) NDRAWS, 1 / (pow(2, 0.99) * zeta) - 0.002,
+				  1 / (pow(2, 0.99) * zeta) + 0.002, "zipfian share of item 1");
+
+	/* a grown item count extends zeta incrementally */
+	pb_ycsb_zipfian_next(&z, &prng, 2000);
+	check_between(z.zetan, pb_ycsb_zeta(0, 2000, 0.99, 0) - 1e-9,
+				  pb_ycsb_zeta(0, 2000, 0.99, 0) + 1e-9, "zipfian zeta grown to 2000 items");
+}
+
+/*
+ * scrambled zipfian: the popular items of YCSB's 10^10 space, hashed onto
+ * the records; the most popular record gets about 1/26.47 of the draws
+ */
+static void
+test_ycsb_scrambled(void)
+{
+	PbYcsbZipfian z;
+	PbPrng		prng;
+	long	   *counts = calloc(1000, sizeof(long));
+	long		top = 0;
+	int			distinct = 0;
+	bool		in_range = true;
+
+	pb_ycsb_zipfian_init(&z, 0, PB_YCSB_SCRAMBLED_ITEMS, PB_YCSB_ZIPFIAN_CONSTANT,
+						 PB_YCSB_SCRAMBLED_ZETAN);
+	pb_prng_seed(&prng, 7);
+	for (int i = 0; i < NDRAWS; i++)
+	{
+		int64_t		v = pb_ycsb_scrambled_next(&z, &prng, 0, 1000);
+
+		if (v < 0 || v >= 1000)
+			in_range = false;
+		else
+			counts[v]++;
+	}
+	for (int i = 0; i < 1000; i++)
+	{
+		top = counts[i] > top ? counts[i] : top;
+		distinct += counts[i] > 0;
+	}
+	check(in_range, "scrambled zipfian stays in [0, 1000)");
+	check_between(top / (double) NDRAWS, 1 / 26.469 - 0.001, 1 / 26.469 + 0.004,
+				  "scrambled zipfian: share of the most popular record");
+	check(distinct > 990, "scrambled zipfian reaches the records: %d of 1000", distinct);
+	free(counts);
+}
+
+/* latest: the newest key is drawn 1/zeta(items) of the time, none beyond */
+static void
+test_ycsb_latest(void)
+{
+	PbYcsbZipfian z;
+	PbPrng		prng;
+	long		newest = 0;
+	bool		in_range = true;
+	int64_t		max = 9999;
+	double		zeta;
+
+	pb_ycsb_zipfian_init(&z, 0, max - 1, PB_YCSB_ZIPFIAN_CONSTANT, -1);
+	zeta = pb_ycsb_zeta(0, max, 0.99, 0);
+	pb_prng_seed(&prng, 8);
+	for (int i = 0; i < NDRAWS; i++)
+	{
+		int64_t		v = pb_ycsb_latest_next(&z, &prng, max);
+
+		if (v < 0 || v > max)
+			in_range = false;
+		newest += (v == max);
+	}
+	check(in_range, "latest stays at or below the newest key");
+	check_between(newest / (double) NDRAWS, 1 / zeta - 0.002, 1 / zeta + 0.002,
+				  "latest: share of the newest key");
+}
+
+/* hotspot: 80% of the draws in the first 20% */
+static void
+test_ycsb_hotspot(void)
+{
+	PbPrng		prng;
+	long		hot = 0;
+	bool		in_range = true;
+
+	pb_prng_seed(&prng, 9);
+	for (int i = 0; i < NDRAWS; i++)
+	{
+		int64_t		v = pb_ycsb_hotspot(&prng, 0, 9999, 0.2, 0.8);
+
+		if (v < 0 || v > 9999)
+			in_range = false;
+		hot += (v < 2000);
+	}
+	check(in_range, "hotspot stays in range");
+	check_between(hot / (double) NDRAWS, 0.798, 0.802, "hotspot: share of the hot set");
+}
+
+/* values: YCSB's printable range; field order: Java's HashMap */
+static void
+test_ycsb_values(void)
+{
+	PbPrng		prng;
+	char		buf[1000];
+	bool		ok = true;
+	int			order[10];
+	const int	java[10] = {1, 0, 7, 6, 9, 8, 3, 2, 5, 4};
+	int			order20[20];
+	bool		perm = true;
+	int			seen[20] = {0};
+
+	pb_prng_seed(&prng, 10);
+	pb_ycsb_random_bytes(&prng, buf, sizeof(buf));
+	for (size_t i = 0; i < sizeof(buf); i++)
+		if ((unsigned char) buf[i] < 32 || (unsigned char) buf[i] > 127)
+			ok = false;
+	check(ok, "YCSB random values between ' ' and DEL");
+	pb_ycsb_field_order(10, order);
+	check(memcmp(order, java, sizeof(java)) == 0,
+		  "HashMap order of 10 fields: %d,%d,%d,%d,%d,%d,%d,%d,%d,%d", order[0],
+		  order[1], order[2], order[3], order[4], order[5], order[6], order[7],
+		  order[8], order[9]);
+	pb_ycsb_field_order(20, order20);
+	for (int i = 0; i < 20; i++)
+	{
+		if (order20[i] < 0 || order20[i] >= 20 || seen[order20[i]]++)
+			perm = false;
+	}
+	check(perm, "HashMap order of 20 fields is a permutation");
+}
+
+/* ---- options ------------------------------------------------------------- */
+
+static void
+test_options(void)
+{
+	PbSysbenchOptions sb;
+	PbYcsbOptions y;
+	PbError		err;
+	char	   *json;
+
+	pb_sysbench_defaults(&sb, PB_SB_READ_WRITE);
+	check(sb.table_size == 10000 && sb.point_selects == 10 &&
+		  sb.rand_type == PB_SB_SPECIAL && sb.percentile == 95,
+		  "sysbench 1.0.20's defaults");
+	check(pb_workload_set_option(PB_KIND_SYSBENCH, &sb, "table-size", "25000", &err) &&
+		  sb.table_size == 25000, "--table-size spelling");
+	check(pb_workload_set_option(PB_KIND_SYSBENCH, &sb, "TABLES", "64", &err) &&
+		  sb.tables == 64, "names fold case");
+	check(pb_workload_set_option(PB_KIND_SYSBENCH, &sb, "rand-type", "uniform", &err) &&
+		  sb.rand_type == PB_SB_UNIFORM, "--rand-type=uniform");
+	check(pb_workload_set_option(PB_KIND_SYSBENCH, &sb, "skip_trx", "on", &err) &&
+		  sb.skip_trx, "--skip-trx=on");
+	check(!pb_workload_set_option(PB_KIND_SYSBENCH, &sb, "tables", "0", &err) &&
+		  strstr(err.message, "invalid value for sysbench option \"tables\"") != NULL,
+		  "tables 0 refused: %s", err.message);
+	check(!pb_workload_set_option(PB_KIND_SYSBENCH, &sb, "tables", "12x", &err),
+		  "tables 12x refused");
+	check(!pb_workload_set_option(PB_KIND_SYSBENCH, &sb, "rand-type", "zipf", &err) &&
+		  strstr(err.detail, "uniform, gaussian, special, pareto") != NULL,
+		  "unknown rand-type lists the others: %s", err.detail);
+	check(!pb_workload_set_option(PB_KIND_SYSBENCH, &sb, "rand_pareto_h", "1", &err),
+		  "pareto h of 1 refused");
+	check(!pb_workload_set_option(PB_KIND_SYSBENCH, &sb, "threads", "8", &err) &&
+		  strcmp(err.message, "unrecognized sysbench option \"threads\"") == 0,
+		  "unknown sysbench option: %s", err.message);
+	json = pb_workload_options_json(PB_KIND_SYSBENCH, &sb);
+	check(json != NULL && strstr(json, "\"table_size\": 25000") != NULL &&
+		  strstr(json, "\"rand_type\": \"uniform\"") != NULL &&
+		  strstr(json, "\"skip_trx\": true") != NULL, "sysbench options as JSON: %s",
+		  json ? json : "NULL");
+	free(json);
+
+	pb_ycsb_defaults(&y, 'a');
+	check(y.proportions[PB_YCSB_READ] == 0.5 && y.proportions[PB_YCSB_UPDATE] == 0.5 &&
+		  y.requestdistribution == PB_YCSB_DIST_ZIPFIAN && y.fieldcount == 10,
+		  "workload a's defaults");
+	check(pb_workload_set_option(PB_KIND_YCSB, &y, "read_proportion", "0", &err) &&
+		  pb_workload_set_option(PB_KIND_YCSB, &y, "updateproportion", "1", &err) &&
+		  y.proportions[PB_YCSB_UPDATE] == 1, "proportions given directly");
+	y.recordcount = 1000;
+	check(pb_workload_check_options(PB_KIND_YCSB, &y, &err) && y.insertcount == 1000,
+		  "write-only mix accepted");
+	check(pb_workload_set_option(PB_KIND_YCSB, &y, "readproportion", "0.5", &err) &&
+		  !pb_workload_check_options(PB_KIND_YCSB, &y, &err) &&
+		  strstr(err.message, "add up to 1.5") != NULL, "proportions not adding up to 1: %s",
+		  err.message);
+	check(!pb_workload_set_option(PB_KIND_YCSB, &y, "requestdistribution", "exponential", &err),
+		  "unsupported request distribution refused");
+	check(pb_workload_set_option(PB_KIND_YCSB, &y, "insertorder", "ordered", &err) &&
+		  y.orderedinserts, "insertorder=ordered");
+	pb_ycsb_defaults(&y, 'e');
+	y.recordcount = 1000;
+	check(pb_workload_set_option(PB_KIND_YCSB, &y, "minscanlength", "200", &err) &&
+		  !pb_workload_check_options(PB_KIND_YCSB, &y, &err), "minscanlength above maxscanlength");
+	pb_ycsb_defaults(&y, 'l');
+	check(pb_workload_set_option(PB_KIND_YCSB, &y, "readproportion", "0.5", &err) &&
+		  !pb_workload_check_options(PB_KIND_YCSB, &y, &err), "no reads in the load phase");
+	check(pb_workload_find("oltp_read_write") != NULL &&
+		  pb_workload_find("oltp_read_write")->kind == PB_KIND_SYSBENCH &&
+		  pb_workload_find("ycsb-f")->kind == PB_KIND_YCSB &&
+		  pb_workload_find("tpcb-like") == NULL, "workload names");
+}
+
+int
+main(void)
+{
+	test_sb_uniform();
+	test_sb_special();
+	test_sb_gaussian();
+	test_sb_pareto();
+	test_sb_string();
+	test_sb_unique();
+	test_ycsb_keys();
+	test_ycsb_zipfian();
+	test_ycsb_scrambled();
+	test_ycsb_latest();
+	test_ycsb_hotspot();
+	test_ycsb_values();
+	test_options();
+	printf("%d passed, %d failed\n", npassed, nfailed);
+	return nfailed > 0 ? 1 : 0;
+}
