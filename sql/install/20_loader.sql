@@ -21,7 +21,8 @@ CREATE TYPE polarbench_init_result AS (
  * refuses to replace tables already there; progress => true sends pgbench
  * -i's progress lines as notices; wal_compression => true compresses the
  * page images the load writes to WAL when wal_compression is off and the
- * role may set it.
+ * role may set it (by default, for the data sets whose pages compress:
+ * pgbench's).
  */
 CREATE FUNCTION polarbench_init(
 	dataset				text,
@@ -39,7 +40,7 @@ CREATE FUNCTION polarbench_init(
 	foreign_keys		boolean DEFAULT false,
 	drop				boolean DEFAULT true,
 	progress			boolean DEFAULT false,
-	wal_compression		boolean DEFAULT true)
+	wal_compression		boolean DEFAULT NULL)
 RETURNS polarbench_init_result
 AS 'MODULE_PATHNAME', 'polarbench_init'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;

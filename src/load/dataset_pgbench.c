@@ -574,6 +574,7 @@ pgb_finish(const PbLoadOptions *opts, bool parallel)
 
 const PbDataset pb_dataset_pgbench = {
 	.name = "pgbench",
+	.compressible = true,			/* blank filler: a third of the WAL */
 	.check = pgb_check,
 	.table_names = pgb_table_names,
 	.created_names = pgb_created_names,

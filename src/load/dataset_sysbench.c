@@ -114,10 +114,15 @@ sb_fill_groups(char *dst, int len, int groups, pg_prng_state *rng)
 			dst[pos++] = '-';
 		for (d = 0; d < 11; d++)
 		{
-			if (left == 0)
+			/* 18 uniform digits from a draw below 18 * 10^18 */
+			while (left == 0)
 			{
 				r = pg_prng_uint64(rng);
-				left = 19;
+				if (r < UINT64CONST(18000000000000000000))
+				{
+					r %= UINT64CONST(1000000000000000000);
+					left = 18;
+				}
 			}
 			dst[pos++] = '0' + (char) (r % 10);
 			r /= 10;
@@ -213,6 +218,7 @@ sb_finish(const PbLoadOptions *opts, bool parallel)
 
 const PbDataset pb_dataset_sysbench = {
 	.name = "sysbench",
+	.compressible = false,			/* random digits: a fifth less WAL */
 	.check = sb_check,
 	.table_names = sb_table_names,
 	.created_names = sb_created_names,

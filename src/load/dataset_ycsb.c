@@ -181,6 +181,7 @@ ycsb_created_names(const PbLoadOptions *opts, List **tables, List **others)
 
 const PbDataset pb_dataset_ycsb = {
 	.name = "ycsb",
+	.compressible = false,			/* random characters */
 	.check = ycsb_check,
 	.table_names = ycsb_table_names,
 	.created_names = ycsb_created_names,

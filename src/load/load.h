@@ -118,6 +118,8 @@ typedef struct PbProgress
 typedef struct PbDataset
 {
 	const char *name;
+	/* whether its pages compress in WAL by enough for compression to pay */
+	bool		compressible;
 	/* check the options that concern this data set, ereport if wrong */
 	void		(*check) (const PbLoadOptions *opts);
 	/* names of the tables it creates (partitions aside), drop order */

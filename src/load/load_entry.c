@@ -176,7 +176,8 @@ polarbench_init(PG_FUNCTION_ARGS)
 }
 
 /*
- * Read polarbench_init()'s arguments into opts.  None may be NULL.
+ * Read polarbench_init()'s arguments into opts.  None may be NULL but
+ * wal_compression, whose NULL means: where the data set's pages compress.
  */
 static void
 pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts)
@@ -186,7 +187,7 @@ pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts)
 	int			i;
 
 	for (i = 0; i < lengthof(pb_init_argnames); i++)
-		if (PG_ARGISNULL(i))
+		if (PG_ARGISNULL(i) && strcmp(pb_init_argnames[i], "wal_compression") != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("argument \"%s\" of polarbench_init must not be null",
@@ -220,7 +221,9 @@ pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts)
 	opts->foreign_keys = PG_GETARG_BOOL(12);
 	opts->drop = PG_GETARG_BOOL(13);
 	opts->progress = PG_GETARG_BOOL(14);
-	opts->wal_compression = PG_GETARG_BOOL(15);
+	/* not given: where the data set's pages compress */
+	opts->wal_compression = PG_ARGISNULL(15) ?
+		pb_loader_dataset(opts->dataset)->compressible : PG_GETARG_BOOL(15);
 
 	if (pg_strcasecmp(method, "range") == 0)
 		opts->partition_method = PB_PART_RANGE;

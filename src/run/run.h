@@ -23,7 +23,9 @@
 #include "storage/latch.h"
 #include "storage/spin.h"
 #include "datatype/timestamp.h"
+#include "executor/spi.h"
 #include "fmgr.h"
+#include "nodes/params.h"
 
 #include "compat.h"
 #include "worker.h"
@@ -385,6 +387,11 @@ typedef struct PbDriver
 	/* the commands reported on, in slot order; returns their number */
 	int			(*commands) (const PbRunConfig *config, PbCommandDesc **descs);
 } PbDriver;
+
+/* spi_discard.c */
+extern ParamListInfo pb_params_make(int nparams, const Oid *types);
+extern void pb_spi_run(SPIPlanPtr plan, ParamListInfo params,
+					   PbTxnCounts *counts);
 
 /* script_driver.c, sysbench_driver.c, ycsb_driver.c */
 extern const PbDriver pb_script_driver;

@@ -12,8 +12,8 @@
  * for its parameters, as a server does for a client's prepared statement
  * whose parameter types are left unspecified (pgbench -M prepared).
  *
- * calls: worker.c, run_shmem.c, run_config.c; of the script library,
- * script_set.c, client_vars.c, meta_exec.c.
+ * calls: worker.c, run_shmem.c, run_config.c, spi_discard.c; of the script
+ * library, script_set.c, client_vars.c, meta_exec.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -55,6 +55,7 @@ typedef struct PbPlan
 	Oid		   *input_params;
 	Datum	   *values;
 	char	   *nulls;
+	ParamListInfo params;		/* the same values, for pb_spi_run() */
 } PbPlan;
 
 /* One command of a script, prepared */
@@ -259,6 +260,12 @@ pb_prepare_plan(PbExecutor *exec, const PbCommand *cmd)
 
 		getTypeInputInfo(p->types[i], &infunc, &p->input_params[i]);
 		fmgr_info_cxt(infunc, &p->input_funcs[i], exec->cxt);
+	}
+	{
+		MemoryContext old = MemoryContextSwitchTo(exec->cxt);
+
+		p->params = pb_params_make(cmd->nparams, p->types);
+		MemoryContextSwitchTo(old);
 	}
 	return p;
 }
@@ -665,16 +672,28 @@ pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p,
 		plan->values[i] = pb_param_value(exec, plan, i, cmd->param_vars[i],
 										 &plan->nulls[i]);
 
-	rc = SPI_execute_plan(plan->plan, plan->values, plan->nulls, false, 0);
-	if (rc < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("this command cannot run in a benchmark script"),
-				 errdetail("SPI refused it with %s.", SPI_result_code_string(rc))));
-	if (cmd->result_target != PB_RESULT_NONE)
+	if (cmd->result_target == PB_RESULT_NONE)
+	{
+		/* nobody reads the rows: they are made and dropped */
+		for (int i = 0; i < plan->nparams; i++)
+		{
+			plan->params->params[i].value = plan->values[i];
+			plan->params->params[i].isnull = (plan->nulls[i] == 'n');
+		}
+		pb_spi_run(plan->plan, plan->params, counts);
+	}
+	else
+	{
+		rc = SPI_execute_plan(plan->plan, plan->values, plan->nulls, false, 0);
+		if (rc < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("this command cannot run in a benchmark script"),
+					 errdetail("SPI refused it with %s.", SPI_result_code_string(rc))));
 		pb_store_results(exec, cmd, p);
-	pb_count_statement(counts, SPI_tuptable != NULL, SPI_processed);
-	SPI_freetuptable(SPI_tuptable);
+		pb_count_statement(counts, SPI_tuptable != NULL, SPI_processed);
+		SPI_freetuptable(SPI_tuptable);
+	}
 
 	if (implicit)
 		pb_xact_end(exec);

@@ -26,7 +26,8 @@
  *	  event starts again with new random numbers, its latency running on.
  *	  Any other error ends the run.
  *
- * calls: worker.c, run_shmem.c; of the workload library, sysbench_rand.c.
+ * calls: worker.c, run_shmem.c, spi_discard.c; of the workload library,
+ * sysbench_rand.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -115,6 +116,7 @@ typedef struct PbSbDriver
 	char		pad_value[sizeof(PB_SB_PAD_TEMPLATE)];
 	text	   *c_param;		/* varchar parameters, filled in place */
 	text	   *pad_param;
+	ParamListInfo params[SB_NSTATEMENTS];	/* each statement's, all tables' */
 } PbSbDriver;
 
 /* Which statements a workload prepares, as its prepare_statements() */
@@ -172,6 +174,14 @@ pb_sb_prepare(PbSbDriver *d, MemoryContext cxt)
 
 	d->plans = MemoryContextAllocZero(cxt, sizeof(SPIPlanPtr) * tables * SB_NSTATEMENTS);
 	d->texts = MemoryContextAllocZero(cxt, sizeof(char *) * tables * SB_NSTATEMENTS);
+	for (int s = 0; s < SB_NSTATEMENTS; s++)
+	{
+		MemoryContext old = MemoryContextSwitchTo(cxt);
+
+		if (d->uses[s] && sb_statements[s].sql != NULL)
+			d->params[s] = pb_params_make(sb_statements[s].nparams, sb_statements[s].types);
+		MemoryContextSwitchTo(old);
+	}
 	for (int t = 0; t < tables; t++)
 		for (int s = 0; s < SB_NSTATEMENTS; s++)
 		{
@@ -227,20 +237,17 @@ static void
 pb_sb_execute(PbSbDriver *d, PbDriverContext *ctx, PbTxnCounts *counts,
 			  int s, int t, Datum *values)
 {
-	SPIPlanPtr	plan = d->plans[t * SB_NSTATEMENTS + s];
+	ParamListInfo params = d->params[s];
 	bool		implicit = !d->in_block;
 	int64		start = pb_now_ns();
-	int			rc;
 
 	ctx->current_command = s;
+	for (int i = 0; i < params->numParams; i++)
+		params->params[i].value = values[i];
 	if (implicit)
 		pb_xact_begin(NIL);
 	pb_sb_report_activity(d, d->texts[t * SB_NSTATEMENTS + s]);
-	rc = SPI_execute_plan(plan, values, NULL, false, 0);
-	if (rc < 0)
-		elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
-	pb_count_statement(counts, SPI_tuptable != NULL, SPI_processed);
-	SPI_freetuptable(SPI_tuptable);
+	pb_spi_run(d->plans[t * SB_NSTATEMENTS + s], params, counts);
 	if (implicit)
 		pb_xact_commit();
 	pb_command_done(&ctx->stats[s], pb_now_ns() - start, NULL);

@@ -34,8 +34,8 @@
  * unique violation is counted as an error of its operation (YCSB's
  * Return=ERROR), and the run goes on; any other error ends the run.
  *
- * calls: worker.c, run_shmem.c, histogram.c; of the workload library,
- * ycsb_gen.c.
+ * calls: worker.c, run_shmem.c, histogram.c, spi_discard.c; of the workload
+ * library, ycsb_gen.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -75,6 +75,10 @@ typedef struct PbYcsbDriver
 	char	   *update_all_sql;
 	char	  **update_field_sql;
 	int		   *field_order;	/* HashMap order of the fields */
+	ParamListInfo key_params;	/* read: the key */
+	ParamListInfo scan_params;	/* scan: the key and a length */
+	ParamListInfo all_params;	/* insert, writeallfields update: every field and the key */
+	ParamListInfo field_params; /* one field's update: a value and the key */
 	bool		keep;
 	MemoryContext op_cxt;		/* reset at each operation */
 	PbRunShared *run;
@@ -116,6 +120,10 @@ pb_ycsb_prepare(PbYcsbDriver *d, MemoryContext cxt)
 
 	for (int i = 0; i <= nfields; i++)
 		types[i] = VARCHAROID;
+	d->key_params = pb_params_make(1, types);
+	d->scan_params = pb_params_make(2, scan_types);
+	d->all_params = pb_params_make(nfields + 1, types);
+	d->field_params = pb_params_make(2, types);
 	d->field_order = palloc(sizeof(int) * nfields);
 	pb_ycsb_field_order(nfields, d->field_order);
 
@@ -264,25 +272,22 @@ pb_ycsb_value_datum(PbYcsbDriver *d)
 
 /*
  * pb_ycsb_execute
- *		Run one statement in a transaction of its own, and count it.
+ *		Run one statement with the parameters values, in a transaction of
+ *		its own, and count it.
  */
 static void
 pb_ycsb_execute(PbYcsbDriver *d, PbTxnCounts *counts, SPIPlanPtr plan,
-				const char *sql, Datum *values)
+				const char *sql, ParamListInfo params, Datum *values)
 {
-	int			rc;
-
+	for (int i = 0; i < params->numParams; i++)
+		params->params[i].value = values[i];
 	pb_xact_begin(NIL);
 	if (d->activity != sql)
 	{
 		pgstat_report_activity(STATE_RUNNING, sql);
 		d->activity = sql;
 	}
-	rc = SPI_execute_plan(plan, values, NULL, false, 0);
-	if (rc < 0)
-		elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
-	pb_count_statement(counts, SPI_tuptable != NULL, SPI_processed);
-	SPI_freetuptable(SPI_tuptable);
+	pb_spi_run(plan, params, counts);
 	pb_xact_commit();
 }
 
@@ -302,7 +307,7 @@ pb_ycsb_read(PbYcsbDriver *d, PbTxnCounts *counts, Datum key)
 {
 	Datum		values[1] = {key};
 
-	pb_ycsb_execute(d, counts, d->read, d->read_sql, values);
+	pb_ycsb_execute(d, counts, d->read, d->read_sql, d->key_params, values);
 }
 
 /* doTransactionUpdate(), or the write of a read-modify-write. */
@@ -318,7 +323,7 @@ pb_ycsb_update(PbYcsbDriver *d, PbTxnCounts *counts, Datum key)
 		for (int i = 0; i < nfields; i++)
 			values[i] = pb_ycsb_value_datum(d);
 		values[nfields] = key;
-		pb_ycsb_execute(d, counts, d->update_all, d->update_all_sql, values);
+		pb_ycsb_execute(d, counts, d->update_all, d->update_all_sql, d->all_params, values);
 	}
 	else
 	{
@@ -328,7 +333,7 @@ pb_ycsb_update(PbYcsbDriver *d, PbTxnCounts *counts, Datum key)
 		values[0] = pb_ycsb_value_datum(d);
 		values[1] = key;
 		pb_ycsb_execute(d, counts, d->update_field[field],
-						d->update_field_sql[field], values);
+						d->update_field_sql[field], d->field_params, values);
 	}
 }
 
@@ -384,7 +389,7 @@ pb_ycsb_insert(PbYcsbDriver *d, PbDriverContext *ctx, PbTxnCounts *counts)
 		values[i + 1] = pb_ycsb_value_datum(d);
 	PG_TRY();
 	{
-		pb_ycsb_execute(d, counts, d->insert, d->insert_sql, values);
+		pb_ycsb_execute(d, counts, d->insert, d->insert_sql, d->all_params, values);
 	}
 	PG_FINALLY();
 	{
@@ -408,7 +413,7 @@ pb_ycsb_scan(PbYcsbDriver *d, PbTxnCounts *counts)
 	else
 		len = pb_ycsb_uniform(&d->prng, o->minscanlength, o->maxscanlength);
 	values[1] = Int32GetDatum((int32) len);
-	pb_ycsb_execute(d, counts, d->scan, d->scan_sql, values);
+	pb_ycsb_execute(d, counts, d->scan, d->scan_sql, d->scan_params, values);
 }
 
 /* DiscreteGenerator.nextValue() over the operations' proportions */

@@ -1,0 +1,111 @@
+/*-------------------------------------------------------------------------
+ *
+ * spi_discard.c
+ *	  Running a benchmark statement through SPI whose rows nobody reads:
+ *	  each row is formed and its columns taken apart, as a server does
+ *	  before it sends a row, and then dropped, instead of being copied
+ *	  into an SPI tuple table that is freed right after.
+ *
+ * A client of a server receives every row of its queries (sysbench and
+ * YCSB's JDBC binding fetch them all); what it then does with them is the
+ * client's cost, which polarbench's clients do not have.  The rows are
+ * still produced in full, so the statement does all its work.
+ *
+ * calls: nothing of polarbench's.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "executor/spi.h"
+#include "executor/tuptable.h"
+#include "nodes/params.h"
+#include "tcop/dest.h"
+
+#include "run.h"
+
+/* The receiver: whether the statement returns rows at all */
+typedef struct PbDiscard
+{
+	DestReceiver pub;
+	bool		returns_rows;
+} PbDiscard;
+
+/* Take the row apart, as printtup() would before sending it. */
+static bool
+pb_discard_receive(TupleTableSlot *slot, DestReceiver *self)
+{
+	slot_getallattrs(slot);
+	return true;
+}
+
+/* Called only for statements that return rows (SELECT, RETURNING). */
+static void
+pb_discard_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
+{
+	((PbDiscard *) self)->returns_rows = true;
+}
+
+/* Nothing to do at the end. */
+static void
+pb_discard_shutdown(DestReceiver *self)
+{
+}
+
+/* The receiver is static: nothing to free. */
+static void
+pb_discard_destroy(DestReceiver *self)
+{
+}
+
+static PbDiscard discard = {
+	{pb_discard_receive, pb_discard_startup, pb_discard_shutdown,
+	pb_discard_destroy, DestNone},
+	false
+};
+
+/*
+ * pb_params_make
+ *		A parameter list of the given types, to be filled before each
+ *		execution with pb_params_set(); in the current memory context.
+ */
+ParamListInfo
+pb_params_make(int nparams, const Oid *types)
+{
+	ParamListInfo params = makeParamList(nparams);
+
+	for (int i = 0; i < nparams; i++)
+	{
+		params->params[i].ptype = types[i];
+		params->params[i].pflags = PARAM_FLAG_CONST;
+		params->params[i].isnull = false;
+		params->params[i].value = (Datum) 0;
+	}
+	return params;
+}
+
+/*
+ * pb_spi_run
+ *		Execute a prepared plan with SPI connected, its rows dropped, and
+ *		count it as a read if it returns rows, else a write if it affected
+ *		rows, else other.  Errors propagate.
+ */
+void
+pb_spi_run(SPIPlanPtr plan, ParamListInfo params, PbTxnCounts *counts)
+{
+	SPIExecuteOptions options;
+	int			rc;
+
+	memset(&options, 0, sizeof(options));
+	options.params = params;
+	options.read_only = false;
+	options.dest = &discard.pub;
+	discard.returns_rows = false;
+	rc = SPI_execute_plan_extended(plan, &options);
+	if (rc < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("this command cannot run in a benchmark script"),
+				 errdetail("SPI refused it with %s.", SPI_result_code_string(rc))));
+	pb_count_statement(counts, discard.returns_rows, SPI_processed);
+}
