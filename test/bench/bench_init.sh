@@ -5,8 +5,10 @@
 #
 # Usage: test/bench/bench_init.sh [scale [sysbench_tables [sysbench_table_size]]]
 #   defaults: scale 100, 8 sysbench tables of 100000 rows.  Each command
-#   runs REPEAT times (default 2) and the best time counts, after one
-#   untimed warm-up load that creates the WAL segments later runs recycle.
+#   runs REPEAT times (default 3) and the median counts, after one untimed
+#   warm-up load that creates the WAL segments later runs recycle; every
+#   run's time is printed too.  (bench_sysbench.sh times the first load of
+#   each tool into a cluster of its own.)
 #
 # Runs initdb into a temporary directory (as the current user, which must
 # not be root: run it as postgres), starts a server on a free port with
@@ -19,7 +21,7 @@ set -euo pipefail
 SCALE=${1:-100}
 SB_TABLES=${2:-8}
 SB_SIZE=${3:-100000}
-REPEAT=${REPEAT:-2}
+REPEAT=${REPEAT:-3}
 PGBIN=${PGBIN:-$(dirname "$(command -v pg_ctl)")}
 export PATH="$PGBIN:$PATH"
 
@@ -64,13 +66,13 @@ psql -XAt -F ' = ' -c "SELECT name, current_setting(name) FROM pg_settings WHERE
 echo
 
 # time_it LABEL COMMAND...: run COMMAND $REPEAT times, each after a
-# checkpoint; print every wall-clock time and the WAL the last run wrote,
-# and remember the best time in T_<LABEL>
+# checkpoint; print the median and every wall-clock time and the WAL the
+# last run wrote, and remember the median in T_<LABEL>
 time_it()
 {
 	local label=$1
 	shift
-	local best="" times="" i start end secs lsn wal
+	local med="" times="" i start end secs lsn wal
 	for i in $(seq "$REPEAT"); do
 		psql -XqAt -c "CHECKPOINT" >/dev/null
 		lsn=$(psql -XqAt -c "SELECT pg_current_wal_lsn()")
@@ -80,12 +82,11 @@ time_it()
 		wal=$(psql -XqAt -c "SELECT (pg_current_wal_lsn() - '$lsn') / 1048576")
 		secs=$(echo "$end - $start" | bc)
 		times="$times $(printf '%.2f' "$secs")"
-		if [ -z "$best" ] || [ "$(echo "$secs < $best" | bc)" = 1 ]; then
-			best=$secs
-		fi
 	done
-	printf '%-48s %8.2f s   (runs:%s; WAL %.0f MB)\n' "$label" "$best" "$times" "$wal"
-	eval "T_$label=$best"
+	med=$(echo "$times" | tr ' ' '\n' | grep -v '^$' | sort -g | awk '{v[NR] = $1} END {
+		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}')
+	printf '%-48s %8.2f s   (runs:%s; WAL %.0f MB)\n' "$label" "$med" "$times" "$wal"
+	eval "T_$label=$med"
 }
 
 ratio()
@@ -97,7 +98,7 @@ ratio()
 pgbench -i -q -s "$SCALE" >/dev/null 2>&1
 psql -XqAt -c "SELECT polarbench_init('pgbench', scale => $SCALE)" >/dev/null
 
-echo "== pgbench data set, scale $SCALE (best of $REPEAT)"
+echo "== pgbench data set, scale $SCALE (median of $REPEAT)"
 time_it pgbench_i pgbench -i -q -s "$SCALE"
 time_it pgbench_i_dtGvp pgbench -i -q -I dtGvp -s "$SCALE"
 time_it polarbench_pgbench psql -XqAt -c "SELECT polarbench_init('pgbench', scale => $SCALE)"
@@ -114,7 +115,7 @@ ratio "pgbench -i / polarbench_init(partitions 4, parallel 2)" "$T_pgbench_i" "$
 ratio "pgbench -i --partitions=4 / polarbench_init(partitions 4, parallel 2)" "$T_pgbench_i_p4" "$T_polarbench_pgbench_p4"
 echo
 
-echo "== sysbench data set, $SB_TABLES tables x $SB_SIZE rows (best of $REPEAT)"
+echo "== sysbench data set, $SB_TABLES tables x $SB_SIZE rows (median of $REPEAT)"
 psql -XqAt -c "DROP TABLE IF EXISTS pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers"
 SB="--db-driver=pgsql --pgsql-host=$TMP --pgsql-port=$PORT --pgsql-user=$(id -un) --pgsql-db=bench --tables=$SB_TABLES --table-size=$SB_SIZE"
 time_it sysbench_prepare bash -c "sysbench oltp_common $SB cleanup >/dev/null && sysbench oltp_common $SB prepare"

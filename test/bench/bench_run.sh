@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # polarbench against pgbench on one throwaway server, in one go: pgbench
-# (-M prepared, the same clients) and polarbench_run for select-only and
-# tpcb-like, with synchronous_commit = off so that the disk does not hide
-# the engine.  Prints each pair's tps and the ratio polarbench / pgbench.
+# (-M prepared, the same clients, over the Unix socket: its best case) and
+# polarbench_run for select-only and tpcb-like, with synchronous_commit =
+# off so that the disk does not hide the engine.  Each pair runs REPEAT
+# times (default 3), alternating; prints each side's median tps, every
+# run's, and the ratio of the medians polarbench / pgbench.
 #
 # Then the same for the PolarDB white paper's ro.sql, a custom script, and
 # the cost of running a script against the equivalent built-in: select-only
 # given as a custom script text, beside the built-in select-only.
 #
-# Usage: bash test/bench/bench_run.sh [scale] [clients] [seconds]
+# Usage: bash test/bench/bench_run.sh [scale] [clients] [seconds] [repeat]
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,6 +18,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 scale=${1:-10}
 clients=${2:-2}
 seconds=${3:-20}
+repeat=${4:-3}
 port=54360
 
 pb_install_packages
@@ -28,14 +31,33 @@ pb_start_server "$dir" "$port" "shared_buffers = 1GB" "synchronous_commit = off"
 	"max_worker_processes = 32" \
 	"max_wal_size = 8GB" "checkpoint_timeout = 30min" "autovacuum = off"
 
-export PGHOST=127.0.0.1 PGPORT=$port PGUSER=postgres PGDATABASE=postgres
+export PGHOST=$dir PGPORT=$port PGUSER=postgres PGDATABASE=postgres
 psql -Xq -c "CREATE EXTENSION polarbench"
 psql -Xq -c "SELECT polarbench_init('pgbench', scale => $scale)" >/dev/null
 
-echo "scale $scale, $clients clients, $seconds s per run, synchronous_commit = off"
+echo "scale $scale, $clients clients, $seconds s per run, median of $repeat, synchronous_commit = off"
 printf '%-12s %14s %14s %8s\n' workload pgbench_tps polarbench_tps ratio
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'
+}
+median() {
+	tr ' ' '\n' | grep -v '^$' | sort -g | awk '{v[NR] = $1} END {
+		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
+}
+
+# $repeat runs of a pgbench command and a polarbench one, alternating: the
+# medians and the ratio, then every run's tps
+compare() {
+	local label=$1 pgargs=$2 pbargs=$3 pg="" pb="" i
+	for i in $(seq "$repeat"); do
+		pg="$pg $(eval pgbench_tps $pgargs)"
+		pb="$pb $(polarbench_tps "$pbargs")"
+	done
+	local pgm pbm
+	pgm=$(echo "$pg" | median)
+	pbm=$(echo "$pb" | median)
+	printf '%-12s %14.1f %14.1f %8s\n' "$label" "$pgm" "$pbm" "$(ratio "$pbm" "$pgm")"
+	echo "  (tps: pgbench$pg; polarbench$pb)"
 }
 
 # tps of a polarbench run; $1 is the rest of polarbench_run's arguments
@@ -51,9 +73,7 @@ pgbench_tps() {
 }
 
 for workload in select-only tpcb-like; do
-	pg_tps=$(pgbench_tps -b "$workload")
-	pb_tps=$(polarbench_tps "'$workload'")
-	printf '%-12s %14s %14s %8s\n' "$workload" "$pg_tps" "$pb_tps" "$(ratio "$pb_tps" "$pg_tps")"
+	compare "$workload" "-b $workload" "'$workload'"
 done
 
 # ro.sql, verbatim from the white paper, with :range the whole table
@@ -62,9 +82,8 @@ printf '%s\n' '\set aid random_gaussian(1, :range, 10.0)' \
 	'SELECT abalance FROM pgbench_accounts WHERE aid = :aid;' >"$ro_sql"
 chmod a+r "$ro_sql"
 range=$((scale * 100000))
-pg_tps=$(pgbench_tps -f "$ro_sql" -D range="$range")
-pb_tps=$(polarbench_tps "script => \$s\$$(cat "$ro_sql")\$s\$, vars => '{\"range\": $range}'")
-printf '%-12s %14s %14s %8s\n' "ro.sql" "$pg_tps" "$pb_tps" "$(ratio "$pb_tps" "$pg_tps")"
+compare "ro.sql" "-f $ro_sql -D range=$range" \
+	"script => \$s\$$(cat "$ro_sql")\$s\$, vars => '{\"range\": $range}'"
 
 # a script costs what the built-in costs: select-only as script text
 builtin_tps=$(polarbench_tps "'select-only'")

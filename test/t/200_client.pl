@@ -1,7 +1,8 @@
 # The command-line client, src/client/polarbench, run against a node: help and
 # version, option errors, -i, built-in and custom scripts with -D, pgbench's
 # report lines, -r, -P progress on stderr, a script syntax error caught
-# before any run, a failed run and a canceled one (exit status 2).
+# before any run, a failed run and a canceled one (exit status 2), and
+# sysbench's and YCSB's workloads with their tools' options and reports.
 use strict;
 use warnings;
 use IPC::Run;
@@ -216,6 +217,49 @@ is(last_run(), 'canceled', 'canceled run recorded');
 ok($node->poll_query_until('postgres', q{
 	SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type LIKE 'polarbench%'}),
 	'no worker left');
+
+# 10. sysbench's workloads with sysbench's spellings, and its report
+$node->safe_psql('postgres',
+	q{SELECT polarbench_init('sysbench', tables => 2, table_size => 500)});
+command_checks_all(
+	[ $bin, '-b', 'oltp_read_only', '--tables=2', '--table-size=500', '--threads=2',
+	  '-t', '5', '--rand-type=uniform' ],
+	0,
+	[ qr/^SQL statistics:$/m, qr/^        read:\s+140$/m, qr/^        other:\s+20$/m,
+	  qr/^    transactions:\s+10\s+\(/m, qr/^Threads fairness:$/m ],
+	[ qr/^$/ ],
+	'oltp_read_only: sysbench\'s report');
+is($node->safe_psql('postgres', q{
+	SELECT options->>'rand_type' || ' ' || (options->>'table_size')
+	  FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
+	'uniform 500', 'the options reached the run');
+command_checks_all(
+	[ $bin, '-b', 'oltp_point_select', '--threads=1', '-T', '2', '--report-interval=1' ],
+	0, [ qr/^SQL statistics:$/m ],
+	[ qr/^\[ 1s \] thds: 1 tps: [0-9.]+ qps: [0-9.]+ \(r\/w\/o: [0-9.]+\/0\.00\/0\.00\) lat \(ms,95%\): [0-9.]+ err\/s: 0\.00 reconn\/s: 0\.00$/m ],
+	'--report-interval: sysbench\'s progress lines');
+command_fails_like([ $bin, '-b', 'oltp_read_only', '--tables=x' ],
+	qr/invalid value for sysbench option "tables": "x"/, 'a bad sysbench option value');
+command_fails_like([ $bin, '-b', 'oltp_read_only', '--readproportion=1' ],
+	qr/unrecognized sysbench option "readproportion"/, 'a YCSB option for sysbench');
+command_fails_like([ $bin, '-S', '--tables=2' ],
+	qr/option --tables applies to sysbench and YCSB workloads/, 'a sysbench option for pgbench');
+command_fails_like([ $bin, '-b', 'oltp_read_only', '-S' ],
+	qr/cannot be combined with other scripts/, 'a sysbench workload with a built-in');
+
+# 11. YCSB's workloads with its property names, and its report
+$node->safe_psql('postgres', q{SELECT polarbench_init('ycsb', records => 500)});
+command_checks_all(
+	[ $bin, '-b', 'ycsb-a', '-c', '2', '-t', '20', '--readproportion=0.5',
+	  '--updateproportion=0.5', '--requestdistribution=uniform' ],
+	0,
+	[ qr/^\[OVERALL\], RunTime\(ms\), \d+$/m, qr/^\[OVERALL\], Throughput\(ops\/sec\), [0-9.]+$/m,
+	  qr/^\[(READ|UPDATE)\], 99thPercentileLatency\(us\), \d+$/m ],
+	[ qr/^$/ ],
+	'ycsb-a: YCSB\'s report');
+command_checks_all([ $bin, '-b', 'list' ], 0, [ qr/^$/ ],
+	[ qr/^ +oltp_read_write  sysbench OLTP read\/write$/m, qr/^ +ycsb-load  YCSB load phase/m ],
+	'-b list names the sysbench and YCSB workloads');
 
 $node->stop;
 done_testing();
