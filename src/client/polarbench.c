@@ -20,7 +20,8 @@
  * but failed or was canceled, as pgbench exits 2 when a run is aborted.
  *
  * calls: report.c; of the script library, script_set.c, builtin_scripts.c,
- * script_parse.c, script_check.c.
+ * script_parse.c, script_check.c; of the workload library,
+ * workload_options.c.
  *
  *-------------------------------------------------------------------------
  */

@@ -392,6 +392,7 @@ typedef struct PbDriver
 extern ParamListInfo pb_params_make(int nparams, const Oid *types);
 extern void pb_spi_run(SPIPlanPtr plan, ParamListInfo params,
 					   PbTxnCounts *counts);
+extern void pb_absorb_ignorable_error(MemoryContext cxt, PbRunShared *run);
 
 /* script_driver.c, sysbench_driver.c, ycsb_driver.c */
 extern const PbDriver pb_script_driver;
@@ -401,7 +402,6 @@ extern const PbDriver pb_ycsb_driver;
 /* sysbench_driver.c: in the caller, before the run */
 extern void pb_sysbench_resolve(PbSysbenchOptions *options);
 extern int	pb_sysbench_check(const PbSysbenchOptions *options);
-extern int	pb_sysbench_ncommands(void);
 
 /* ycsb_driver.c: in the caller, before the run */
 extern void pb_ycsb_resolve(PbYcsbOptions *options);

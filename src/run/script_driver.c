@@ -5,8 +5,8 @@
  *	  set from the run's configuration, prepares it, sets its variables,
  *	  and runs one script, chosen by weight, per benchmark transaction.
  *
- * calls: run_shmem.c, run_config.c, script_exec.c; of the script library,
- * script_set.c, client_vars.c, random_dist.c, script_choice.c.
+ * calls: run_config.c, script_exec.c; of the script library, script_set.c,
+ * client_vars.c, random_dist.c, script_choice.c.
  *
  *-------------------------------------------------------------------------
  */

@@ -6,6 +6,9 @@
  *	  before it sends a row, and then dropped, instead of being copied
  *	  into an SPI tuple table that is freed right after.
  *
+ * Also the errors sysbench's pgsql driver and YCSB's JDBC binding go on
+ * after: a deadlock, a unique violation, a serialization failure.
+ *
  * A client of a server receives every row of its queries (sysbench and
  * YCSB's JDBC binding fetch them all); what it then does with them is the
  * client's cost, which polarbench's clients do not have.  The rows are
@@ -17,8 +20,10 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
+#include "miscadmin.h"
 #include "nodes/params.h"
 #include "tcop/dest.h"
 
@@ -108,4 +113,33 @@ pb_spi_run(SPIPlanPtr plan, ParamListInfo params, PbTxnCounts *counts)
 				 errmsg("this command cannot run in a benchmark script"),
 				 errdetail("SPI refused it with %s.", SPI_result_code_string(rc))));
 	pb_count_statement(counts, discard.returns_rows, SPI_processed);
+}
+
+/*
+ * pb_absorb_ignorable_error
+ *		In a PG_CATCH block: if the error is one that sysbench and YCSB go on
+ *		after (40P01, 23505, 40001) and the run is not stopping, roll the
+ *		transaction back, forget the error and return, in memory context
+ *		cxt; otherwise raise it again.
+ */
+void
+pb_absorb_ignorable_error(MemoryContext cxt, PbRunShared *run)
+{
+	ErrorData  *edata;
+	int			code;
+
+	MemoryContextSwitchTo(cxt);
+	edata = CopyErrorData();
+	code = edata->sqlerrcode;
+	FreeErrorData(edata);
+	if ((code != ERRCODE_T_R_DEADLOCK_DETECTED &&
+		 code != ERRCODE_UNIQUE_VIOLATION &&
+		 code != ERRCODE_T_R_SERIALIZATION_FAILURE) ||
+		pg_atomic_read_u32(&run->stop_reason) != PB_STOP_NONE)
+		PG_RE_THROW();
+	HOLD_INTERRUPTS();
+	FlushErrorState();
+	AbortCurrentTransaction();
+	RESUME_INTERRUPTS();
+	MemoryContextSwitchTo(cxt);
 }

@@ -26,8 +26,8 @@
  *	  event starts again with new random numbers, its latency running on.
  *	  Any other error ends the run.
  *
- * calls: worker.c, run_shmem.c, spi_discard.c; of the workload library,
- * sysbench_rand.c.
+ * calls: worker.c, run_shmem.c, spi_discard.c; of the script library,
+ * random_dist.c; of the workload library, sysbench_rand.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -494,15 +494,6 @@ pb_sb_event(PbSbDriver *d, PbDriverContext *ctx, PbTxnCounts *counts)
 	ctx->current_command = -1;
 }
 
-/* Whether the pgsql driver ignores an error: it rolls back and restarts. */
-static bool
-pb_sb_ignorable(int sqlerrcode)
-{
-	return sqlerrcode == ERRCODE_T_R_DEADLOCK_DETECTED ||
-		sqlerrcode == ERRCODE_UNIQUE_VIOLATION ||
-		sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE;
-}
-
 /*
  * pb_sb_transaction
  *		One event, started again after each error sysbench ignores, until it
@@ -525,22 +516,8 @@ pb_sb_transaction(PbDriverContext *ctx, PbTxnCounts *counts)
 		}
 		PG_CATCH();
 		{
-			ErrorData  *edata;
-
-			MemoryContextSwitchTo(cxt);
-			edata = CopyErrorData();
-			if (!pb_sb_ignorable(edata->sqlerrcode) ||
-				pg_atomic_read_u32(&d->run->stop_reason) != PB_STOP_NONE)
-			{
-				FreeErrorData(edata);
-				PG_RE_THROW();
-			}
-			FreeErrorData(edata);
-			HOLD_INTERRUPTS();
-			FlushErrorState();
-			AbortCurrentTransaction();
-			RESUME_INTERRUPTS();
-			MemoryContextSwitchTo(cxt);
+			/* the pgsql driver's ROLLBACK, then the event again */
+			pb_absorb_ignorable_error(cxt, d->run);
 			d->in_block = false;
 			d->activity = NULL;
 			counts->errors++;
@@ -629,16 +606,6 @@ pb_sb_commands(const PbRunConfig *config, PbCommandDesc **descs)
 		(*descs)[s].line = 0;
 		(*descs)[s].text = sb_statements[s].sysbench;
 	}
-	return SB_NSTATEMENTS;
-}
-
-/*
- * pb_sysbench_ncommands
- *		The commands a sysbench run counts, for its slots.
- */
-int
-pb_sysbench_ncommands(void)
-{
 	return SB_NSTATEMENTS;
 }
 

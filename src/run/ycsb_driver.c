@@ -34,8 +34,9 @@
  * unique violation is counted as an error of its operation (YCSB's
  * Return=ERROR), and the run goes on; any other error ends the run.
  *
- * calls: worker.c, run_shmem.c, histogram.c, spi_discard.c; of the workload
- * library, ycsb_gen.c.
+ * calls: worker.c, run_shmem.c, histogram.c, spi_discard.c; of the script
+ * library, random_dist.c; of the workload library, ycsb_gen.c,
+ * workload_options.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -437,15 +438,6 @@ pb_ycsb_choose(PbYcsbDriver *d)
 	return last;				/* rounding */
 }
 
-/* Whether an operation's error is one YCSB reports and goes on after. */
-static bool
-pb_ycsb_tolerated(int sqlerrcode)
-{
-	return sqlerrcode == ERRCODE_T_R_DEADLOCK_DETECTED ||
-		sqlerrcode == ERRCODE_UNIQUE_VIOLATION ||
-		sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE;
-}
-
 /* Run one operation; errors propagate. */
 static void
 pb_ycsb_operation(PbYcsbDriver *d, PbDriverContext *ctx, PbTxnCounts *counts,
@@ -511,25 +503,11 @@ pb_ycsb_transaction(PbDriverContext *ctx, PbTxnCounts *counts)
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		if (!pb_ycsb_tolerated(edata->sqlerrcode) ||
-			pg_atomic_read_u32(&d->run->stop_reason) != PB_STOP_NONE)
-		{
-			FreeErrorData(edata);
-			PG_RE_THROW();
-		}
-		FreeErrorData(edata);
-		HOLD_INTERRUPTS();
-		FlushErrorState();
-		AbortCurrentTransaction();
-		RESUME_INTERRUPTS();
+		/* YCSB's Return=ERROR for the operation, which still counts */
+		pb_absorb_ignorable_error(cxt, d->run);
 		d->activity = NULL;
 		counts->errors++;
 		pb_counter_add(&ctx->stats[ctx->current_command].failures, 1);
-		/* the operation is measured all the same, as YCSB measures it */
 		if (ctx->current_command != op)
 			pb_counter_add(&ctx->stats[op].failures, 1);
 		pb_ycsb_op_done(ctx, op, pb_now_ns() - start);

@@ -228,7 +228,6 @@ extern bool pb_workload_set_option(PbWorkloadKind kind, void *options,
 extern bool pb_workload_check_options(PbWorkloadKind kind, void *options,
 									  PbError *err);
 extern char *pb_workload_options_json(PbWorkloadKind kind, const void *options);
-extern const char *pb_workload_option_names(PbWorkloadKind kind);
 extern bool pb_workload_option_is(const char *name, const char *canonical);
 extern bool pb_workload_has_option(PbWorkloadKind kind, const char *name);
 extern const char *pb_ycsb_op_name(int op);

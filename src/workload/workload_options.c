@@ -264,10 +264,10 @@ pb_kind_tool(PbWorkloadKind kind)
  * pb_workload_option_names
  *		The options of a kind of workload, comma separated (static buffer).
  */
-const char *
+static const char *
 pb_workload_option_names(PbWorkloadKind kind)
 {
-	static char buf[1024];
+	static char buf[448];		/* both lists fit, with the hint's words, in PbError.detail */
 	const PbOptDef *defs = pb_option_table(kind);
 	size_t		n = 0;
 
