@@ -136,9 +136,11 @@ CREATE OR REPLACE VIEW polarbench_statements AS
 	  JOIN polarbench_run_data r USING (run_id);
 
 CREATE VIEW polarbench_operations AS
-	SELECT run_id, operation, operations, errors, latency_avg, latency_min,
-		   latency_max, latency_p95, latency_p99
-	  FROM polarbench_operation_data;
+	SELECT o.run_id, o.operation, o.operations, o.errors, o.latency_avg,
+		   o.latency_min, o.latency_max, o.latency_p95, o.latency_p99,
+		   o.operations / nullif(r.seconds, 0) AS throughput
+	  FROM polarbench_operation_data o
+	  JOIN polarbench_run_data r USING (run_id);
 
 CREATE VIEW polarbench_clients AS
 	SELECT run_id, client, transactions, failed, errors, latency_sum

@@ -395,6 +395,8 @@ polarbench_report(PG_FUNCTION_ARGS)
 	PbRow		run;
 	StringInfoData out;
 	char	   *status;
+	MemoryContext caller_cxt = CurrentMemoryContext;
+	text	   *result;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -447,6 +449,9 @@ polarbench_report(PG_FUNCTION_ARGS)
 		appendStringInfo(&out, "run " INT64_FORMAT " %s%s%s\n", run_id, status,
 						 pb_text(&run, "error_message") ? ": " : "",
 						 pb_text(&run, "error_message") ? pb_text(&run, "error_message") : "");
+	/* the text outlives SPI's memory, which SPI_finish() frees */
+	MemoryContextSwitchTo(caller_cxt);
+	result = cstring_to_text_with_len(out.data, out.len);
 	SPI_finish();
-	PG_RETURN_TEXT_P(cstring_to_text_with_len(out.data, out.len));
+	PG_RETURN_TEXT_P(result);
 }

@@ -230,6 +230,7 @@ extern bool pb_workload_check_options(PbWorkloadKind kind, void *options,
 extern char *pb_workload_options_json(PbWorkloadKind kind, const void *options);
 extern bool pb_workload_option_is(const char *name, const char *canonical);
 extern bool pb_workload_has_option(PbWorkloadKind kind, const char *name);
+extern const char *pb_workload_option_at(PbWorkloadKind kind, int i);
 extern const char *pb_ycsb_op_name(int op);
 
 #endif							/* PB_WORKLOAD_H */

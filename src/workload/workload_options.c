@@ -232,6 +232,22 @@ pb_workload_option_is(const char *name, const char *canonical)
 static const PbOptDef *pb_option_table(PbWorkloadKind kind);
 
 /*
+ * pb_workload_option_at
+ *		The name of the i-th option of a kind of workload, or NULL past the
+ *		last.
+ */
+const char *
+pb_workload_option_at(PbWorkloadKind kind, int i)
+{
+	const PbOptDef *defs = pb_option_table(kind);
+
+	for (int k = 0; defs != NULL && defs[k].name != NULL; k++)
+		if (k == i)
+			return defs[k].name;
+	return NULL;
+}
+
+/*
  * pb_workload_has_option
  *		Whether name is a spelling of an option of that kind of workload.
  */

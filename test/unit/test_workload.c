@@ -452,6 +452,41 @@ test_options(void)
 		  pb_workload_find("tpcb-like") == NULL, "workload names");
 }
 
+/* every option of both tools refuses a value that is not one */
+static void
+test_every_option(void)
+{
+	PbWorkloadKind kinds[2] = {PB_KIND_SYSBENCH, PB_KIND_YCSB};
+	int			checked = 0;
+
+	for (int k = 0; k < 2; k++)
+	{
+		const char *name;
+
+		for (int i = 0; (name = pb_workload_option_at(kinds[k], i)) != NULL; i++)
+		{
+			PbSysbenchOptions sb;
+			PbYcsbOptions y;
+			void	   *o = kinds[k] == PB_KIND_SYSBENCH ? (void *) &sb : (void *) &y;
+			PbError		err;
+			char		expect[128];
+
+			pb_sysbench_defaults(&sb, PB_SB_READ_WRITE);
+			pb_ycsb_defaults(&y, 'a');
+			snprintf(expect, sizeof(expect), "invalid value for %s option \"%s\"",
+					 kinds[k] == PB_KIND_SYSBENCH ? "sysbench" : "YCSB", name);
+			check(!pb_workload_set_option(kinds[k], o, name, "not-a-value", &err) &&
+				  strstr(err.message, expect) != NULL && err.detail[0] != '\0',
+				  "%s refuses a value that is not one: %s", name, err.message);
+			check(!pb_workload_set_option(kinds[k], o, name, "-99999999999", &err),
+				  "%s refuses -99999999999", name);
+			check(pb_workload_has_option(kinds[k], name), "%s is an option", name);
+			checked++;
+		}
+	}
+	check(checked == 43, "the options of both tools: %d", checked);
+}
+
 int
 main(void)
 {
@@ -468,6 +503,7 @@ main(void)
 	test_ycsb_hotspot();
 	test_ycsb_values();
 	test_options();
+	test_every_option();
 	printf("%d passed, %d failed\n", npassed, nfailed);
 	return nfailed > 0 ? 1 : 0;
 }
