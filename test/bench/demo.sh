@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # polarbench's main job, from a fresh machine: installs the packages, builds
 # and installs the extension, and runs a real benchmark, pgbench's
-# select-only and TPC-B-like workloads, with per-second progress.
+# select-only and TPC-B-like workloads, with per-second progress, then
+# sysbench's oltp_read_write and YCSB's workload A, each with its tool's
+# report.
 #
 # With no server named, it runs on a throwaway local PostgreSQL 15 server it
 # starts and removes.  To use your own server, name it the libpq way
@@ -41,6 +43,22 @@ SELECT * FROM polarbench_run('select-only', clients => $clients, duration => $se
 \echo == tpcb-like, $clients clients, $seconds s
 SELECT * FROM polarbench_run('tpcb-like', clients => $clients, duration => $seconds, progress => 1);
 \x off
+\echo == polarbench_init('sysbench', tables => 4, table_size => 10000), oltp_read_write, $clients clients, $seconds s
+SELECT * FROM polarbench_init('sysbench', tables => 4, table_size => 10000);
+SELECT run_id FROM polarbench_run('oltp_read_write', clients => $clients, duration => $seconds, progress => 1) \gset
+\pset tuples_only on
+\pset format unaligned
+SELECT polarbench_report(:run_id);
+\pset format aligned
+\pset tuples_only off
+\echo == polarbench_init('ycsb', records => 100000), ycsb-a, $clients clients, $seconds s
+SELECT * FROM polarbench_init('ycsb', records => 100000);
+SELECT run_id FROM polarbench_run('ycsb-a', clients => $clients, duration => $seconds) \gset
+\pset tuples_only on
+\pset format unaligned
+SELECT polarbench_report(:run_id);
+\pset format aligned
+\pset tuples_only off
 \echo == run history
 SELECT run_id, workload, clients, status, round(seconds::numeric, 1) AS seconds,
        transactions, round(tps::numeric, 1) AS tps,
