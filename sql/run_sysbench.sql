@@ -132,6 +132,11 @@ SELECT * FROM polarbench_run('oltp_read_write', script => 'SELECT 1;');
 SELECT * FROM polarbench_run('oltp_read_write,select-only');
 SELECT * FROM polarbench_run('oltp_read_write', vars => '{"scale": 1}');
 SELECT * FROM polarbench_run('select-only', options => '{"tables": 1}');
+-- the clients' plans (9 statements per table) count against the memory
+-- bound before the caller prepares any of them
+SET polarbench.max_run_memory = '2MB';
+SELECT * FROM polarbench_run('oltp_read_write', clients => 2);
+RESET polarbench.max_run_memory;
 -- tables of another data set, or none
 CREATE SCHEMA elsewhere;
 SET search_path = elsewhere;
@@ -139,6 +144,11 @@ SELECT * FROM public.polarbench_run('oltp_read_only');
 CREATE TABLE sbtest1 (id int, k int);
 INSERT INTO sbtest1 VALUES (1, 1);
 SELECT * FROM public.polarbench_run('oltp_read_only');
+-- the memory is checked first: nothing was prepared (or this would be the
+-- missing column again)
+SET polarbench.max_run_memory = '1MB';
+SELECT * FROM public.polarbench_run('oltp_read_only');
+RESET polarbench.max_run_memory;
 RESET search_path;
 DROP SCHEMA elsewhere CASCADE;
 SELECT count(*) = :runs_before AS nothing_recorded FROM polarbench_runs;

@@ -401,11 +401,13 @@ extern const PbDriver pb_ycsb_driver;
 
 /* sysbench_driver.c: in the caller, before the run */
 extern void pb_sysbench_resolve(PbSysbenchOptions *options);
-extern int	pb_sysbench_check(const PbSysbenchOptions *options);
+extern int	pb_sysbench_plans(const PbSysbenchOptions *options);
+extern void pb_sysbench_check(const PbSysbenchOptions *options);
 
 /* ycsb_driver.c: in the caller, before the run */
 extern void pb_ycsb_resolve(PbYcsbOptions *options);
-extern int	pb_ycsb_check(const PbYcsbOptions *options);
+extern int	pb_ycsb_plans(const PbYcsbOptions *options);
+extern void pb_ycsb_check(const PbYcsbOptions *options);
 
 /* drivers.c */
 extern const PbDriver *pb_driver(int kind);

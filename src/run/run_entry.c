@@ -387,17 +387,17 @@ pb_set_json_option(const char *name, const char *value, void *arg)
  * pb_configure_native
  *		A sysbench or YCSB workload: its options are its tool's defaults for
  *		that workload, then those given; what was not given is found in the
- *		tables; every statement is prepared as the caller.  Sets the
- *		configuration's options and the run's commands, operation budget and
- *		first insert key; returns the plans a client keeps.
+ *		tables; the clients' memory is estimated, then every statement is
+ *		prepared as the caller.  Sets the configuration's options and the
+ *		run's commands, operation budget and first insert key.
  */
-static int
+static void
 pb_configure_native(const PbWorkloadDef *def, Jsonb *options,
-					PbRunConfig *config, PbRunParams *params, bool limited)
+					PbRunConfig *config, PbRunParams *params, bool limited,
+					int clients)
 {
 	PbOptionsBuilder b;
 	PbCommandDesc *descs;
-	int			nplans;
 
 	memset(&b, 0, sizeof(b));
 	b.kind = def->kind;
@@ -416,7 +416,6 @@ pb_configure_native(const PbWorkloadDef *def, Jsonb *options,
 		o->tables_given = b.tables_given;
 		o->table_size_given = b.table_size_given;
 		pb_sysbench_resolve(o);
-		nplans = pb_sysbench_check(o);
 		config->options = o;
 		config->options_size = sizeof(PbSysbenchOptions);
 	}
@@ -431,7 +430,6 @@ pb_configure_native(const PbWorkloadDef *def, Jsonb *options,
 							"{\"readproportion\": 0.5, \"updateproportion\": 0.5}",
 							pb_set_json_option, &b);
 		pb_ycsb_resolve(o);
-		nplans = pb_ycsb_check(o);
 		config->options = o;
 		config->options_size = sizeof(PbYcsbOptions);
 		params->command_histograms = true;
@@ -450,7 +448,16 @@ pb_configure_native(const PbWorkloadDef *def, Jsonb *options,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory")));
 	params->ncommands = pb_driver(def->kind)->commands(config, &descs);
-	return nplans;
+
+	/* the memory first: preparing takes the caller as much */
+	pb_check_memory(clients,
+					def->kind == PB_KIND_SYSBENCH ? pb_sysbench_plans(config->options) :
+					pb_ycsb_plans(config->options),
+					params->ncommands, 0, params->command_histograms);
+	if (def->kind == PB_KIND_SYSBENCH)
+		pb_sysbench_check(config->options);
+	else
+		pb_ycsb_check(config->options);
 }
 
 /*
@@ -856,9 +863,9 @@ polarbench_run(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("vars and scale apply to pgbench scripts, not to workload \"%s\"", native->name),
 					 errhint("Give the workload's options in options, as in options => '{\"tables\": 8}'.")));
-		nplans = pb_configure_native(native,
-									 PB_ARG_GIVEN(ARG_OPTIONS) ? PG_GETARG_JSONB_P(ARG_OPTIONS) : NULL,
-									 config, &params, limited);
+		pb_configure_native(native,
+							PB_ARG_GIVEN(ARG_OPTIONS) ? PG_GETARG_JSONB_P(ARG_OPTIONS) : NULL,
+							config, &params, limited, clients);
 	}
 	else
 	{
@@ -868,9 +875,9 @@ polarbench_run(PG_FUNCTION_ARGS)
 					 errmsg("options apply to sysbench and YCSB workloads"),
 					 errhint("Pass pgbench script variables in vars.")));
 		nplans = pb_configure_scripts(fcinfo, config, &params, clients, &text_bytes);
+		pb_check_memory(clients, nplans, params.ncommands, text_bytes,
+						params.command_histograms);
 	}
-	pb_check_memory(clients, nplans, params.ncommands, text_bytes,
-					params.command_histograms);
 
 	extoid = get_extension_oid("polarbench", false);
 	params.owner = pb_extension_owner(extoid, &schema);

@@ -685,39 +685,46 @@ pb_sysbench_resolve(PbSysbenchOptions *o)
 	SPI_finish();
 }
 
-/* What a check in the caller needs across pb_in_rolled_back_subxact() */
-typedef struct PbSbCheck
-{
-	PbSbDriver	driver;
-	int			nplans;
-} PbSbCheck;
-
 /* Prepare every statement of every table. */
 static void
 pb_sb_check_in(void *arg)
 {
-	PbSbCheck  *check = arg;
+	PbSbDriver *d = arg;
 
-	pb_sb_prepare(&check->driver, CurrentMemoryContext);
-	check->nplans = pb_sb_plans_per_table(&check->driver) * check->driver.opts.tables;
+	pb_sb_prepare(d, CurrentMemoryContext);
+}
+
+/*
+ * pb_sysbench_plans
+ *		How many plans a client of the workload keeps: what the memory
+ *		estimate needs before anything is prepared.
+ */
+int
+pb_sysbench_plans(const PbSysbenchOptions *options)
+{
+	PbSbDriver	d;
+
+	memset(&d, 0, sizeof(d));
+	d.opts = *options;
+	pb_sb_uses(&d);
+	return pb_sb_plans_per_table(&d) * options->tables;
 }
 
 /*
  * pb_sysbench_check
  *		Prepare the workload's statements for every table as the caller, in
  *		a subtransaction rolled back after: a table without sysbench's
- *		columns is an error here.  Returns the plans a client keeps.
+ *		columns is an error here.
  */
-int
+void
 pb_sysbench_check(const PbSysbenchOptions *options)
 {
-	PbSbCheck	check;
+	PbSbDriver	d;
 
-	memset(&check, 0, sizeof(check));
-	check.driver.opts = *options;
-	pb_sb_uses(&check.driver);
-	pb_in_rolled_back_subxact(pb_sb_check_in, NULL, &check);
-	return check.nplans;
+	memset(&d, 0, sizeof(d));
+	d.opts = *options;
+	pb_sb_uses(&d);
+	pb_in_rolled_back_subxact(pb_sb_check_in, NULL, &d);
 }
 
 const PbDriver pb_sysbench_driver = {

@@ -175,18 +175,6 @@ pb_ycsb_prepare(PbYcsbDriver *d, MemoryContext cxt)
 	MemoryContextSwitchTo(old);
 }
 
-/* How many plans the workload prepares. */
-static int
-pb_ycsb_nplans(const PbYcsbDriver *d)
-{
-	int			n = (d->read != NULL) + (d->scan != NULL) + (d->insert != NULL) +
-		(d->update_all != NULL);
-
-	if (d->update_field != NULL)
-		n += d->opts.fieldcount;
-	return n;
-}
-
 /* The latest acknowledged key. */
 static inline int64
 pb_ycsb_acked(PbYcsbDriver *d)
@@ -672,38 +660,44 @@ pb_ycsb_resolve(PbYcsbOptions *o)
 	}
 }
 
-/* What a check in the caller needs across pb_in_rolled_back_subxact() */
-typedef struct PbYcsbCheck
-{
-	PbYcsbDriver driver;
-	int			nplans;
-} PbYcsbCheck;
-
 /* Prepare the statements the workload runs. */
 static void
 pb_ycsb_check_in(void *arg)
 {
-	PbYcsbCheck *check = arg;
+	PbYcsbDriver *d = arg;
 
-	pb_ycsb_prepare(&check->driver, CurrentMemoryContext);
-	check->nplans = pb_ycsb_nplans(&check->driver);
+	pb_ycsb_prepare(d, CurrentMemoryContext);
+}
+
+/*
+ * pb_ycsb_plans
+ *		How many plans a client of the workload keeps, as pb_ycsb_prepare()
+ *		makes them: what the memory estimate needs before anything is
+ *		prepared.
+ */
+int
+pb_ycsb_plans(const PbYcsbOptions *o)
+{
+	bool		reads = o->proportions[PB_YCSB_READ] > 0 || o->proportions[PB_YCSB_RMW] > 0;
+	bool		updates = o->proportions[PB_YCSB_UPDATE] > 0 || o->proportions[PB_YCSB_RMW] > 0;
+
+	return reads + (o->proportions[PB_YCSB_SCAN] > 0) + (o->proportions[PB_YCSB_INSERT] > 0) +
+		(updates ? (o->writeallfields ? 1 : o->fieldcount) : 0);
 }
 
 /*
  * pb_ycsb_check
  *		Prepare the workload's statements as the caller, in a subtransaction
  *		rolled back after: a usertable without the fields is an error here.
- *		Returns the plans a client keeps.
  */
-int
+void
 pb_ycsb_check(const PbYcsbOptions *options)
 {
-	PbYcsbCheck check;
+	PbYcsbDriver d;
 
-	memset(&check, 0, sizeof(check));
-	check.driver.opts = *options;
-	pb_in_rolled_back_subxact(pb_ycsb_check_in, NULL, &check);
-	return check.nplans;
+	memset(&d, 0, sizeof(d));
+	d.opts = *options;
+	pb_in_rolled_back_subxact(pb_ycsb_check_in, NULL, &d);
 }
 
 const PbDriver pb_ycsb_driver = {
