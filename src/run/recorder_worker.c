@@ -376,18 +376,33 @@ typedef struct PbProgressState
 	PbTotals	last;
 	int64		last_ns;
 	uint64	   *last_hist;		/* the transactions' histogram at the last tick */
-	uint64	   *hist;			/* scratch */
+	uint64	   *hist;			/* an interval's histogram */
+	uint64	   *merged;			/* scratch */
 	uint64	   *last_op_hist[PB_YCSB_NOPS]; /* YCSB: each operation's */
 	int64		last_op_ns[PB_YCSB_NOPS];
 	int			pct;			/* the percentile the progress line shows */
 } PbProgressState;
 
-/* The difference of two histograms, into to. */
-static void
-pb_hist_subtract(uint64 *to, const uint64 *from)
+/*
+ * pb_hist_since
+ *		Merge the clients' histograms of a command (-1: of the transactions)
+ *		once, put what they gained since last into ps->hist, and make the
+ *		merge the new last.  Returns the interval's count.
+ */
+static uint64
+pb_hist_since(PbRunShared *run, char *slots, int command, uint64 *last,
+			  PbProgressState *ps)
 {
+	uint64		count = 0;
+
+	pb_hist_merge(run, slots, command, ps->merged);
 	for (int b = 0; b < PB_HIST_BUCKETS; b++)
-		to[b] -= from[b];
+	{
+		ps->hist[b] = ps->merged[b] - last[b];
+		count += ps->hist[b];
+	}
+	memcpy(last, ps->merged, sizeof(uint64) * PB_HIST_BUCKETS);
+	return count;
 }
 
 /*
@@ -414,19 +429,16 @@ pb_ycsb_status(char *buf, size_t len, PbRunShared *run, char *slots,
 				 stamp, (int) (tv.tv_usec / 1000), elapsed, total_ops, interval->tps);
 	for (int op = 0; op < PB_YCSB_NOPS && n < len; op++)
 	{
-		uint64		count = 0;
+		uint64		count;
 		uint64		ns = 0;
 		bool		used = o->proportions[op] > 0 ||
 			(o->proportions[PB_YCSB_RMW] > 0 && (op == PB_YCSB_READ || op == PB_YCSB_UPDATE));
 
 		if (!used)
 			continue;
-		pb_hist_merge(run, slots, op, ps->hist);
 		for (int i = 0; i < run->nclients; i++)
 			ns += pg_atomic_read_u64(&pb_slot_commands(pb_slot(run, slots, i))[op].total_ns);
-		pb_hist_subtract(ps->hist, ps->last_op_hist[op]);
-		for (int b = 0; b < PB_HIST_BUCKETS; b++)
-			count += ps->hist[b];
+		count = pb_hist_since(run, slots, op, ps->last_op_hist[op], ps);
 		n += snprintf(buf + n, len - n,
 					  " [%s: Count=" UINT64_FORMAT ", Max=%.0f, Min=%.0f, Avg=%.2f, 90=%.0f, 99=%.0f, 99.9=%.0f, 99.99=%.0f]",
 					  pb_ycsb_op_name(op), count,
@@ -437,7 +449,6 @@ pb_ycsb_status(char *buf, size_t len, PbRunShared *run, char *slots,
 					  pb_hist_percentile(ps->hist, count, 0.99) / 1e3,
 					  pb_hist_percentile(ps->hist, count, 0.999) / 1e3,
 					  pb_hist_percentile(ps->hist, count, 0.9999) / 1e3);
-		pb_hist_merge(run, slots, op, ps->last_op_hist[op]);
 		ps->last_op_ns[op] = ns;
 	}
 }
@@ -464,14 +475,11 @@ pb_recorder_progress(int64 run_id, double elapsed, PbRunShared *run,
 	pb_totals_read(run, slots, &totals);
 	/* the figures cover the time since the last reading */
 	pb_summary_interval(&ps->last, &totals, (now - ps->last_ns) / 1e9, &s);
-	pb_hist_merge(run, slots, -1, ps->hist);
-	pb_hist_subtract(ps->hist, ps->last_hist);
-	ok = s.transactions;
+	ok = pb_hist_since(run, slots, -1, ps->last_hist, ps);
 	s.latency_p95 = pb_hist_percentile(ps->hist, ok, 0.95) / 1e6;
 	s.pct = ps->pct;
 	s.latency_pct = pb_hist_percentile(ps->hist, ok, ps->pct / 100.0) / 1e6;
-	pb_hist_merge(run, slots, -1, ps->last_hist);
-	none = (ok == 0);
+	none = (s.transactions == 0);
 
 	if (config->kind == PB_KIND_YCSB)
 		pb_ycsb_status(line, sizeof(line), run, slots, ps, elapsed,
@@ -878,6 +886,7 @@ pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config)
 	memset(&ps, 0, sizeof(ps));
 	ps.last_ns = run->start_ns;
 	ps.hist = palloc0(sizeof(uint64) * PB_HIST_BUCKETS);
+	ps.merged = palloc0(sizeof(uint64) * PB_HIST_BUCKETS);
 	ps.last_hist = palloc0(sizeof(uint64) * PB_HIST_BUCKETS);
 	for (int op = 0; op < PB_YCSB_NOPS; op++)
 		ps.last_op_hist[op] = palloc0(sizeof(uint64) * PB_HIST_BUCKETS);
