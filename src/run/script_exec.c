@@ -53,9 +53,7 @@ typedef struct PbPlan
 	Oid		   *types;
 	FmgrInfo   *input_funcs;
 	Oid		   *input_params;
-	Datum	   *values;
-	char	   *nulls;
-	ParamListInfo params;		/* the same values, for pb_spi_run() */
+	ParamListInfo params;		/* the values of each execution */
 } PbPlan;
 
 /* One command of a script, prepared */
@@ -252,8 +250,6 @@ pb_prepare_plan(PbExecutor *exec, const PbCommand *cmd)
 
 	p->input_funcs = MemoryContextAllocZero(exec->cxt, sizeof(FmgrInfo) * Max(cmd->nparams, 1));
 	p->input_params = MemoryContextAllocZero(exec->cxt, sizeof(Oid) * Max(cmd->nparams, 1));
-	p->values = MemoryContextAllocZero(exec->cxt, sizeof(Datum) * Max(cmd->nparams, 1));
-	p->nulls = MemoryContextAllocZero(exec->cxt, Max(cmd->nparams, 1));
 	for (int i = 0; i < cmd->nparams; i++)
 	{
 		Oid			infunc;
@@ -512,15 +508,15 @@ pb_executor_abort(PbExecutor *exec)
  *		as the server would read a client's parameter.
  */
 static Datum
-pb_param_value(PbExecutor *exec, PbPlan *p, int i, int var, char *isnull)
+pb_param_value(PbExecutor *exec, PbPlan *p, int i, int var, bool *isnull)
 {
 	PbVariable *v = &exec->client->vars[var];
 	const char *str;
 
-	*isnull = ' ';
+	*isnull = false;
 	if (v->value.type == PB_VAL_NULL)
 	{
-		*isnull = 'n';
+		*isnull = true;
 		return (Datum) 0;
 	}
 	if (v->value.type == PB_VAL_INT)
@@ -669,22 +665,18 @@ pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p,
 	}
 
 	for (int i = 0; i < plan->nparams; i++)
-		plan->values[i] = pb_param_value(exec, plan, i, cmd->param_vars[i],
-										 &plan->nulls[i]);
+		plan->params->params[i].value =
+			pb_param_value(exec, plan, i, cmd->param_vars[i],
+						   &plan->params->params[i].isnull);
 
 	if (cmd->result_target == PB_RESULT_NONE)
 	{
 		/* nobody reads the rows: they are made and dropped */
-		for (int i = 0; i < plan->nparams; i++)
-		{
-			plan->params->params[i].value = plan->values[i];
-			plan->params->params[i].isnull = (plan->nulls[i] == 'n');
-		}
 		pb_spi_run(plan->plan, plan->params, counts);
 	}
 	else
 	{
-		rc = SPI_execute_plan(plan->plan, plan->values, plan->nulls, false, 0);
+		rc = SPI_execute_plan_with_paramlist(plan->plan, plan->params, false, 0);
 		if (rc < 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
