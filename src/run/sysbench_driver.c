@@ -618,8 +618,11 @@ pb_sb_count_tables(void)
 {
 	bool		isnull;
 
-	/* the first number that is no table, less one: in one query */
-	if (SPI_execute("SELECT coalesce((SELECT n FROM pg_catalog.generate_series(1, 100001) n"
+	/*
+	 * The first number that is no table, less one, in one query; the series
+	 * in the select list is made one number at a time, up to the first gap.
+	 */
+	if (SPI_execute("SELECT coalesce((SELECT n FROM (SELECT pg_catalog.generate_series(1, 100001) AS n) s"
 					" WHERE pg_catalog.to_regclass('sbtest' || n) IS NULL LIMIT 1) - 1, 100000)",
 					true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not look up sysbench's tables");
