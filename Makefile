@@ -11,9 +11,11 @@ PB_SCRIPT_DIR = src/script
 include $(PB_SCRIPT_DIR)/script.mk
 PB_WORKLOAD_DIR = src/workload
 include $(PB_WORKLOAD_DIR)/workload.mk
+PB_MEASURE_DIR = src/measure
+include $(PB_MEASURE_DIR)/measure.mk
 PB_COMMON_OBJS = src/common/settings.o src/common/args.o src/common/worker.o \
 	src/common/admission.o
-PB_RUN_OBJS = src/run/histogram.o src/run/run_shmem.o src/run/run_lockwait.o \
+PB_RUN_OBJS = src/run/run_shmem.o src/run/run_lockwait.o \
 	src/run/run_snapshot.o src/run/run_status.o src/run/run_stats.o \
 	src/run/run_config.o src/run/spi_discard.o src/run/script_exec.o \
 	src/run/script_driver.o \
@@ -28,13 +30,15 @@ PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/dataset_ycsb.o src/load/datasets.o src/load/load_staging.o \
 	src/load/load_parallel.o src/load/load_entry.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
-	$(patsubst %.c,%.o,$(PB_WORKLOAD_SRCS)) $(PB_RUN_OBJS) $(PB_LOAD_OBJS)
+	$(patsubst %.c,%.o,$(PB_WORKLOAD_SRCS)) \
+	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) $(PB_RUN_OBJS) $(PB_LOAD_OBJS)
 
 EXTENSION = polarbench
 # the current version is assembled from sql/install/; earlier ones are kept
 # as released, with the upgrade scripts from each to the next
-DATA = sql/polarbench--1.0.sql sql/polarbench--1.0--1.1.sql
-DATA_built = sql/polarbench--1.1.sql
+DATA = sql/polarbench--1.0.sql sql/polarbench--1.0--1.1.sql \
+	sql/polarbench--1.1.sql sql/polarbench--1.1--1.2.sql
+DATA_built = sql/polarbench--1.2.sql
 
 # pg_regress: every sql/NAME.sql but the install script, in name order.
 REGRESS = $(sort $(filter-out polarbench--%,$(basename $(notdir $(wildcard sql/*.sql)))))
@@ -44,7 +48,7 @@ TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
 
 PG_CPPFLAGS = -I$(srcdir)/src/common -I$(srcdir)/src/script \
-	-I$(srcdir)/src/workload -I$(srcdir)/src/run -I$(srcdir)/src/load
+	-I$(srcdir)/src/workload -I$(srcdir)/src/measure -I$(srcdir)/src/run -I$(srcdir)/src/load
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Wmissing-prototypes -Wpointer-arith -Werror=vla -Wendif-labels \
 	-Wmissing-format-attribute -Wformat-security
@@ -55,7 +59,7 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-sql/polarbench--1.1.sql: $(sort $(wildcard sql/install/*.sql))
+sql/polarbench--1.2.sql: $(sort $(wildcard sql/install/*.sql))
 	cat $^ > $@
 
 installcheck: test/regress_out

@@ -44,7 +44,23 @@ CREATE TABLE polarbench_run_data (
 	writes				bigint,
 	others				bigint,
 	errors				bigint,
-	latency_min			float8
+	latency_min			float8,
+	latency_p90			float8,
+	latency_p999		float8,
+	rate				float8,
+	latency_limit		float8,
+	max_tries			int,
+	warmup				float8,
+	counters_only		boolean,
+	failed_serialization bigint,
+	failed_deadlock		bigint,
+	retried				bigint,
+	retries				bigint,
+	skipped				bigint,
+	late				bigint,
+	lag_avg				float8,
+	lag_max				float8,
+	segment				bigint
 );
 
 CREATE TABLE polarbench_progress_data (
@@ -62,6 +78,18 @@ CREATE TABLE polarbench_progress_data (
 	others				bigint,
 	errors				bigint,
 	latency_p95			float8,
+	latency_p50			float8,
+	latency_p90			float8,
+	latency_p99			float8,
+	latency_p999		float8,
+	latency_max			float8,
+	failed_serialization bigint,
+	failed_deadlock		bigint,
+	retried				bigint,
+	retries				bigint,
+	skipped				bigint,
+	late				bigint,
+	lag_avg				float8,
 	PRIMARY KEY (run_id, elapsed)
 );
 
@@ -77,6 +105,12 @@ CREATE TABLE polarbench_statement_data (
 	latency_avg			float8,
 	latency_min			float8,
 	latency_max			float8,
+	retries				bigint,
+	latency_p50			float8,
+	latency_p90			float8,
+	latency_p95			float8,
+	latency_p99			float8,
+	latency_p999		float8,
 	PRIMARY KEY (run_id, script_no, command_no)
 );
 
@@ -92,6 +126,9 @@ CREATE TABLE polarbench_operation_data (
 	latency_max			float8,
 	latency_p95			float8,
 	latency_p99			float8,
+	latency_p50			float8,
+	latency_p90			float8,
+	latency_p999		float8,
 	PRIMARY KEY (run_id, operation)
 );
 
@@ -178,7 +215,10 @@ CREATE VIEW polarbench_runs AS
 		   CASE WHEN v.may_read THEN s.error_message END AS error_message,
 		   CASE WHEN v.may_read THEN r.scripts END AS scripts,
 		   r.weights, r.options, r.reads, r.writes, r.others, r.errors,
-		   r.latency_min
+		   r.latency_min, r.latency_p90, r.latency_p999, r.rate,
+		   r.latency_limit, r.max_tries, r.warmup, r.counters_only,
+		   r.failed_serialization, r.failed_deadlock, r.retried, r.retries,
+		   r.skipped, r.late, r.lag_avg, r.lag_max
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -188,20 +228,26 @@ CREATE VIEW polarbench_runs AS
 
 CREATE VIEW polarbench_progress AS
 	SELECT run_id, elapsed, transactions, tps, qps, latency_avg,
-		   latency_stddev, failed, reads, writes, others, errors, latency_p95
+		   latency_stddev, failed, reads, writes, others, errors, latency_p95,
+		   latency_p50, latency_p90, latency_p99, latency_p999, latency_max,
+		   failed_serialization, failed_deadlock, retried, retries, skipped,
+		   late, lag_avg
 	  FROM polarbench_progress_data;
 
 CREATE VIEW polarbench_statements AS
 	SELECT s.run_id, s.script_no, s.command_no, s.line,
 		   CASE WHEN polarbench_may_read(r.run_by) THEN s.command END AS command,
-		   s.executions, s.failures, s.latency_avg, s.latency_min, s.latency_max
+		   s.executions, s.failures, s.latency_avg, s.latency_min, s.latency_max,
+		   s.retries, s.latency_p50, s.latency_p90, s.latency_p95,
+		   s.latency_p99, s.latency_p999
 	  FROM polarbench_statement_data s
 	  JOIN polarbench_run_data r USING (run_id);
 
 CREATE VIEW polarbench_operations AS
 	SELECT o.run_id, o.operation, o.operations, o.errors, o.latency_avg,
 		   o.latency_min, o.latency_max, o.latency_p95, o.latency_p99,
-		   o.operations / nullif(r.seconds, 0) AS throughput
+		   o.operations / nullif(r.seconds, 0) AS throughput,
+		   o.latency_p50, o.latency_p90, o.latency_p999
 	  FROM polarbench_operation_data o
 	  JOIN polarbench_run_data r USING (run_id);
 
@@ -236,7 +282,18 @@ CREATE TYPE polarbench_result AS (
 	reads			bigint,
 	writes			bigint,
 	others			bigint,
-	errors			bigint
+	errors			bigint,
+	latency_min		float8,
+	latency_p90		float8,
+	latency_p999	float8,
+	failed_serialization bigint,
+	failed_deadlock	bigint,
+	retried			bigint,
+	retries			bigint,
+	skipped			bigint,
+	late			bigint,
+	lag_avg			float8,
+	lag_max			float8
 );
 
 /*
@@ -261,10 +318,34 @@ CREATE FUNCTION polarbench_run(
 	vars			jsonb DEFAULT NULL,
 	random_seed		bigint DEFAULT NULL,
 	scale			int DEFAULT NULL,
-	options			jsonb DEFAULT NULL)
+	options			jsonb DEFAULT NULL,
+	rate			float8 DEFAULT NULL,
+	latency_limit	float8 DEFAULT NULL,
+	max_tries		int DEFAULT 1,
+	warmup			float8 DEFAULT 0,
+	counters_only	boolean DEFAULT false)
 RETURNS polarbench_result
 AS 'MODULE_PATHNAME', 'polarbench_run'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_run(text, int, float8, bigint, int, text,
-	int, text[], int[], jsonb, bigint, int, jsonb) FROM PUBLIC;
+	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
+	boolean) FROM PUBLIC;
+
+/*
+ * A run's latency histogram, to plot its distribution: how many successful
+ * transactions took from latency_from up to latency_to milliseconds, for
+ * every bucket that holds any; the counts add up to the transactions.
+ */
+CREATE FUNCTION polarbench_histogram(run_id bigint,
+									 OUT latency_from float8,
+									 OUT latency_to float8,
+									 OUT transactions bigint)
+RETURNS SETOF record
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+	SELECT h.latency_from, h.latency_to, h.transactions
+	  FROM @extschema@.polarbench_histograms h
+	 WHERE h.run_id = polarbench_histogram.run_id
+	 ORDER BY h.latency_from
+$$;

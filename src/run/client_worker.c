@@ -6,15 +6,16 @@
  *	  start, then runs one benchmark transaction after another until the
  *	  run's limit, and counts them in its slot of the run's shared memory.
  *
- * Errors: serialization failures and deadlocks count as failed
+ * Errors: serialization failures and deadlocks are tried again up to the
+ * run's max_tries, with the same random draws, then count as failed
  * transactions and the client goes on, as pgbench does; any other error
  * fails the run, with the error's SQLSTATE and message handed to the
  * launcher.  An error raised because the run was canceled just ends the
  * client.
  *
- * calls: worker.c, run_shmem.c, histogram.c, run_config.c, script_exec.c; of
- * the script library, script_set.c, client_vars.c, random_dist.c,
- * script_choice.c.
+ * calls: worker.c, run_shmem.c, run_config.c, script_exec.c; of the script
+ * library, script_set.c, client_vars.c, random_dist.c, script_choice.c; of
+ * the measurement library, histogram.c, throttle.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -43,6 +44,9 @@
  */
 #define PB_CLIENT_SEED_STRIDE	UINT64CONST(0x9E3779B97F4A7C15)
 
+/* Another odd constant, for the rate limiter's own random stream */
+#define PB_THROTTLE_SEED_MIX	UINT64CONST(0xD1B54A32D192ED03)
+
 /* What the client needs after an error longjmps back to its loop */
 typedef struct PbClient
 {
@@ -52,9 +56,20 @@ typedef struct PbClient
 	PbDriverContext ctx;
 	bool		set_up;			/* the driver's state is made */
 	int			client_no;
-	int64		done;			/* transactions finished */
+	int64		done;			/* transactions finished or skipped */
 	bool		running;		/* past the start barrier */
 	bool		clean_exit;		/* leaving by its own decision */
+
+	/* the transaction in progress, which a retry starts again */
+	int64		scheduled_ns;	/* when it should have started */
+	int64		begin_ns;		/* when it did */
+	int			tries;
+	bool		retrying;		/* the next transaction is a retry */
+	PbPrng		saved_draws[PB_MAX_DRAWS];
+
+	PbThrottle	throttle;		/* under a rate */
+	bool		measuring;		/* the warm-up is over */
+	PbCommandStats *scratch_stats;	/* counted into during the warm-up */
 } PbClient;
 
 static PbClient client;
@@ -187,17 +202,19 @@ pb_client_wait_start(void)
 
 /*
  * pb_client_add_counts
- *		Add one transaction's counts and latency to the client's slot.
+ *		Add one successful transaction's counts, latency (from its
+ *		scheduled start, so that a late start counts) and schedule lag to
+ *		the client's slot.
  */
 static inline void
-pb_client_add_counts(PbClientSlot *slot, uint64 *hist, const PbTxnCounts *counts,
-					 int64 latency)
+pb_client_add_counts(PbClientSlot *slot, const PbTxnCounts *counts,
+					 int64 latency, int64 lag)
 {
+	PbRunShared *run = client.run;
 	double		ms = latency / 1e6;
 	uint64		sumsq_bits;
 	double		sumsq;
 
-	client.done++;
 	pb_counter_add(&slot->transactions, 1);
 	pb_counter_add(&slot->statements, counts->statements);
 	pb_counter_add(&slot->reads, counts->reads);
@@ -215,26 +232,146 @@ pb_client_add_counts(PbClientSlot *slot, uint64 *hist, const PbTxnCounts *counts
 		pg_atomic_write_u64(&slot->latency_max_ns, latency);
 	if ((uint64) latency < pg_atomic_read_u64(&slot->latency_min_ns))
 		pg_atomic_write_u64(&slot->latency_min_ns, latency);
-	pb_hist_add(hist, latency);
+	if (!run->counters_only)
+		pb_hist_add(pb_slot_histogram(slot), latency);
+	if (client.tries > 1)
+	{
+		pb_counter_add(&slot->retried, 1);
+		pb_counter_add(&slot->retries, client.tries - 1);
+	}
+	if (run->latency_limit_ns > 0 && latency > run->latency_limit_ns)
+		pb_counter_add(&slot->late, 1);
+	if (run->rate > 0)
+	{
+		pb_counter_add(&slot->lag_sum_ns, lag);
+		if ((uint64) lag > pg_atomic_read_u64(&slot->lag_max_ns))
+			pg_atomic_write_u64(&slot->lag_max_ns, lag);
+	}
+}
+
+/*
+ * pb_client_start_measuring
+ *		At the end of the warm-up: count commands into the slot from now on.
+ */
+static void
+pb_client_start_measuring(void)
+{
+	client.measuring = true;
+	client.ctx.stats = pb_slot_commands(client.slot);
+	client.ctx.command_hists = client.run->command_histograms ?
+		pb_slot_command_histogram(client.run, client.slot, 0) : NULL;
+}
+
+/*
+ * pb_client_sleep_until
+ *		Wait for the scheduled start of a transaction, waking for
+ *		interrupts.  Returns false if the run ends first.
+ */
+static bool
+pb_client_sleep_until(int64 target)
+{
+	PbRunShared *run = client.run;
+	int64		now;
+
+	while ((now = pb_now_ns()) < target)
+	{
+		int64		left = target - now;
+
+		if (pb_client_should_stop(now) || target > pb_run_deadline(run))
+			return false;
+		if (left >= 1000000)
+		{
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 left / 1000000, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+		}
+		else
+			pg_usleep(left / 1000);
+		CHECK_FOR_INTERRUPTS();
+	}
+	return true;
+}
+
+/*
+ * pb_client_schedule
+ *		When the next transaction is due: now, or under a rate the next
+ *		start of the client's Poisson schedule, skipping (as pgbench -R -L
+ *		does) those already later than the latency limit, then sleeping
+ *		until it.  Returns false if the run ends first.
+ */
+static bool
+pb_client_schedule(int64 *now)
+{
+	PbRunShared *run = client.run;
+
+	if (run->rate == 0)
+	{
+		client.scheduled_ns = *now;
+		return true;
+	}
+	for (;;)
+	{
+		client.scheduled_ns = pb_throttle_next(&client.throttle);
+		if (run->end_ns > 0 && client.scheduled_ns > run->end_ns)
+			return false;
+		if (run->latency_limit_ns == 0 ||
+			client.scheduled_ns >= *now - run->latency_limit_ns)
+			break;
+		/* hopeless: counted as skipped, toward the transactions too */
+		client.done++;
+		if (client.scheduled_ns >= run->measure_ns)
+			pb_counter_add(&client.slot->skipped, 1);
+		if (pb_client_should_stop(*now))
+			return false;
+	}
+	if (!pb_client_sleep_until(client.scheduled_ns))
+		return false;
+	*now = pb_now_ns();
+	return true;
+}
+
+/*
+ * pb_client_begin
+ *		Start a new transaction (not a retry): keep its random draws, and
+ *		end the warm-up if it is over.
+ */
+static inline void
+pb_client_begin(int64 now)
+{
+	client.begin_ns = now;
+	client.tries = 1;
+	if (client.run->max_tries != 1)
+		for (int i = 0; i < client.ctx.ndraws; i++)
+			client.saved_draws[i] = *client.ctx.draws[i];
+	if (!client.measuring && now >= client.run->measure_ns)
+		pb_client_start_measuring();
 }
 
 /*
  * pb_client_loop
  *		Run transactions until the run is over.  Each one is timed from its
- *		start to its end, \sleep and restarts included, as pgbench and
- *		sysbench do.
+ *		scheduled start to its end, \sleep, restarts and retries included,
+ *		as pgbench does.
  */
 static void
 pb_client_loop(void)
 {
 	PbClientSlot *slot = client.slot;
-	uint64	   *hist = pb_slot_histogram(slot);
 	int64		now = pb_now_ns();
 
-	while (!pb_client_should_stop(now) && pb_client_claim())
+	for (;;)
 	{
 		PbTxnCounts counts = {0};
-		int64		start = now;
+
+		if (client.retrying)
+			client.retrying = false;
+		else
+		{
+			if (pb_client_should_stop(now) || !pb_client_schedule(&now) ||
+				!pb_client_claim())
+				break;
+			pb_client_begin(now);
+		}
 
 		CHECK_FOR_INTERRUPTS();
 
@@ -245,7 +382,10 @@ pb_client_loop(void)
 			break;
 		}
 		now = pb_now_ns();
-		pb_client_add_counts(slot, hist, &counts, now - start);
+		client.done++;
+		if (client.measuring)
+			pb_client_add_counts(slot, &counts, now - client.scheduled_ns,
+								 client.begin_ns - client.scheduled_ns);
 	}
 	slot->finish_ns = now;
 
@@ -260,16 +400,65 @@ pb_client_loop(void)
 }
 
 /*
+ * pb_client_may_retry
+ *		Whether a transaction that failed with a serialization failure or a
+ *		deadlock is tried again, as pgbench's doRetry: tries left, still
+ *		within the latency limit, and the run not over.
+ */
+static bool
+pb_client_may_retry(void)
+{
+	PbRunShared *run = client.run;
+	int64		now = pb_now_ns();
+
+	if (run->max_tries != 0 && client.tries >= run->max_tries)
+		return false;
+	if (run->latency_limit_ns > 0 &&
+		now - client.scheduled_ns > run->latency_limit_ns)
+		return false;
+	return !pb_client_should_stop(now);
+}
+
+/*
+ * pb_client_count_failure
+ *		Count a transaction that failed for good with a serialization
+ *		failure or a deadlock: it ends, and the client goes on.
+ */
+static void
+pb_client_count_failure(int sqlerrcode)
+{
+	PbClientSlot *slot = client.slot;
+
+	client.done++;
+	if (!client.measuring)
+		return;
+	pb_counter_add(&slot->transactions, 1);
+	pb_counter_add(&slot->failed, 1);
+	if (sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE)
+		pb_counter_add(&slot->failed_serialization, 1);
+	else
+		pb_counter_add(&slot->failed_deadlock, 1);
+	if (client.tries > 1)
+	{
+		pb_counter_add(&slot->retried, 1);
+		pb_counter_add(&slot->retries, client.tries - 1);
+	}
+}
+
+/*
  * pb_client_handle_error
  *		Called after an error escaped a transaction.  Returns true if the
- *		client goes on with its next transaction (a serialization failure or
- *		deadlock, counted as failed), false if it must end.
+ *		client goes on: with the same transaction again (a serialization
+ *		failure or deadlock with tries left, its random draws restored), or
+ *		with its next one (the failure counted).  Returns false if it must
+ *		end.
  */
 static bool
 pb_client_handle_error(MemoryContext loop_cxt)
 {
 	ErrorData  *edata;
 	bool		retryable;
+	int			command;
 
 	/* not using PG_TRY, so reset the error context stack by hand */
 	error_context_stack = NULL;
@@ -289,15 +478,31 @@ pb_client_handle_error(MemoryContext loop_cxt)
 	retryable = client.running &&
 		(edata->sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE ||
 		 edata->sqlerrcode == ERRCODE_T_R_DEADLOCK_DETECTED);
+	command = client.running ? client.ctx.current_command : -1;
 
-	if (client.running && client.ctx.current_command >= 0)
-		pb_counter_add(&client.ctx.stats[client.ctx.current_command].failures, 1);
+	if (retryable && pb_client_may_retry())
+	{
+		if (command >= 0)
+			pb_counter_add(&client.ctx.stats[command].retries, 1);
+		for (int i = 0; i < client.ctx.ndraws; i++)
+			*client.ctx.draws[i] = client.saved_draws[i];
+		client.tries++;
+		client.retrying = true;
+		FreeErrorData(edata);
+		return true;
+	}
 
+	if (retryable && pb_client_should_stop(pb_now_ns()))
+	{
+		/* cut short by the run's end, as pgbench's timer: not counted */
+		FreeErrorData(edata);
+		return true;
+	}
+	if (command >= 0)
+		pb_counter_add(&client.ctx.stats[command].failures, 1);
 	if (retryable)
 	{
-		client.done++;
-		pb_counter_add(&client.slot->transactions, 1);
-		pb_counter_add(&client.slot->failed, 1);
+		pb_client_count_failure(edata->sqlerrcode);
 		FreeErrorData(edata);
 		return true;
 	}
@@ -318,13 +523,17 @@ pb_client_setup(PbRunConfig *config, char *slots)
 	client.ctx.run = client.run;
 	client.ctx.slots = slots;
 	client.ctx.slot = client.slot;
-	client.ctx.stats = pb_slot_commands(client.slot);
 	client.ctx.config = config;
 	client.ctx.client_no = client.client_no;
 	client.ctx.seed = (uint64) config->random_seed +
 		(uint64) (client.client_no + 1) * PB_CLIENT_SEED_STRIDE;
 	client.ctx.op_index = -1;
 	client.ctx.current_command = -1;
+	/* until the warm-up ends, commands are counted where nobody looks */
+	client.scratch_stats = palloc0(sizeof(PbCommandStats) *
+								   Max(client.run->ncommands, 1));
+	client.ctx.stats = client.scratch_stats;
+	client.ctx.command_hists = NULL;
 	client.driver->setup(&client.ctx);
 	client.set_up = true;
 }
@@ -385,6 +594,11 @@ pb_client_main(Datum main_arg)
 	if (!pb_client_wait_start())
 		pb_client_leave();
 	client.running = true;
+	if (client.run->rate > 0)
+		pb_throttle_init(&client.throttle,
+						 client.run->rate / client.run->nclients,
+						 client.run->start_ns,
+						 client.ctx.seed ^ PB_THROTTLE_SEED_MIX);
 	pgstat_report_activity(STATE_RUNNING, "polarbench: running");
 
 	pb_client_loop();

@@ -14,8 +14,9 @@
  * commands that run code on another role's behalf.  The SQL it runs is
  * fixed; only values go in as parameters.
  *
- * calls: worker.c, run_shmem.c, histogram.c, run_status.c, run_stats.c,
- * run_config.c, drivers.c; of the workload library, workload_options.c.
+ * calls: worker.c, run_shmem.c, run_status.c, run_stats.c, run_config.c,
+ * drivers.c; of the workload library, workload_options.c; of the measurement
+ * library, histogram.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -140,6 +141,30 @@ pb_summary_columns(PbColumns *c, const PbRunSummary *s)
 	pb_column(c, "writes", INT8OID, Int64GetDatum(s->writes), false);
 	pb_column(c, "others", INT8OID, Int64GetDatum(s->others), false);
 	pb_column(c, "errors", INT8OID, Int64GetDatum(s->errors), false);
+	pb_column(c, "failed_serialization", INT8OID, Int64GetDatum(s->failed_serialization), false);
+	pb_column(c, "failed_deadlock", INT8OID, Int64GetDatum(s->failed_deadlock), false);
+	pb_column(c, "retried", INT8OID, Int64GetDatum(s->retried), false);
+	pb_column(c, "retries", INT8OID, Int64GetDatum(s->retries), false);
+	pb_column(c, "skipped", INT8OID, Int64GetDatum(s->skipped), false);
+	pb_column(c, "late", INT8OID, Int64GetDatum(s->late), false);
+	pb_column(c, "lag_avg", FLOAT8OID, Float8GetDatum(s->lag_avg),
+			  none || recorder_run->rate == 0);
+}
+
+/*
+ * Add the latency percentiles of a summary: NULL without a transaction, or
+ * when the run keeps no histogram.
+ */
+static void
+pb_percentile_columns(PbColumns *c, const PbRunSummary *s)
+{
+	bool		none = (s->transactions == 0 || recorder_run->counters_only);
+
+	pb_column(c, "latency_p50", FLOAT8OID, Float8GetDatum(s->latency_p50), none);
+	pb_column(c, "latency_p90", FLOAT8OID, Float8GetDatum(s->latency_p90), none);
+	pb_column(c, "latency_p95", FLOAT8OID, Float8GetDatum(s->latency_p95), none);
+	pb_column(c, "latency_p99", FLOAT8OID, Float8GetDatum(s->latency_p99), none);
+	pb_column(c, "latency_p999", FLOAT8OID, Float8GetDatum(s->latency_p999), none);
 }
 
 /* Qualified name of a result table. */
@@ -345,6 +370,12 @@ pb_recorder_insert_run(PbRunConfig *config)
 			  Int64GetDatum(run->transactions_limit), run->transactions_limit == 0);
 	pb_column(&c, "progress_interval", INT4OID, Int32GetDatum(run->progress_interval),
 			  false);
+	pb_column(&c, "rate", FLOAT8OID, Float8GetDatum(run->rate), run->rate == 0);
+	pb_column(&c, "latency_limit", FLOAT8OID, Float8GetDatum(run->latency_limit_ns / 1e6),
+			  run->latency_limit_ns == 0);
+	pb_column(&c, "max_tries", INT4OID, Int32GetDatum(run->max_tries), false);
+	pb_column(&c, "warmup", FLOAT8OID, Float8GetDatum(run->warmup), false);
+	pb_column(&c, "counters_only", BOOLOID, BoolGetDatum(run->counters_only), false);
 	pb_column(&c, "vars", JSONBOID,
 			  config->vars_json ?
 			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->vars_json)) : 0,
@@ -475,25 +506,28 @@ pb_recorder_progress(int64 run_id, double elapsed, PbRunShared *run,
 	pb_totals_read(run, slots, &totals);
 	/* the figures cover the time since the last reading */
 	pb_summary_interval(&ps->last, &totals, (now - ps->last_ns) / 1e9, &s);
-	ok = pb_hist_since(run, slots, -1, ps->last_hist, ps);
-	s.latency_p95 = pb_hist_percentile(ps->hist, ok, 0.95) / 1e6;
 	s.pct = ps->pct;
-	s.latency_pct = pb_hist_percentile(ps->hist, ok, ps->pct / 100.0) / 1e6;
+	if (!run->counters_only)
+	{
+		ok = pb_hist_since(run, slots, -1, ps->last_hist, ps);
+		pb_summary_percentiles(&s, ps->hist, ok, 1, 0);
+	}
 	none = (s.transactions == 0);
 
 	if (config->kind == PB_KIND_YCSB)
 		pb_ycsb_status(line, sizeof(line), run, slots, ps, elapsed,
 					   totals.transactions, &s, config->options);
 	else
-		pb_progress_line(line, sizeof(line), config->kind, run->nclients,
-						 elapsed, &s);
+		pb_progress_line(line, sizeof(line), run, elapsed, &s);
 	ps->last = totals;
 	ps->last_ns = now;
 
 	pb_column(&c, "run_id", INT8OID, Int64GetDatum(run_id), false);
 	pb_column(&c, "elapsed", FLOAT8OID, Float8GetDatum(elapsed), false);
 	pb_summary_columns(&c, &s);
-	pb_column(&c, "latency_p95", FLOAT8OID, Float8GetDatum(s.latency_p95), none);
+	pb_percentile_columns(&c, &s);
+	pb_column(&c, "latency_max", FLOAT8OID, Float8GetDatum(s.latency_max),
+			  none || run->counters_only);
 	pb_xact_begin(NIL);
 	pb_recorder_insert("polarbench_progress_data", &c, "");
 	pb_recorder_commit();
@@ -524,7 +558,9 @@ pb_recorder_commands(int64 run_id, const PbRunConfig *config, char *slots)
 		PbColumns	c = {0};
 		uint64		executions = 0;
 		uint64		failures = 0;
+		uint64		retries = 0;
 		uint64		total_ns = 0;
+		PbRunSummary pct;
 		uint64		min_ns = PG_UINT64_MAX;
 		uint64		max_ns = 0;
 		bool		none;
@@ -535,6 +571,7 @@ pb_recorder_commands(int64 run_id, const PbRunConfig *config, char *slots)
 
 			executions += pg_atomic_read_u64(&stats->executions);
 			failures += pg_atomic_read_u64(&stats->failures);
+			retries += pg_atomic_read_u64(&stats->retries);
 			total_ns += pg_atomic_read_u64(&stats->total_ns);
 			min_ns = Min(min_ns, pg_atomic_read_u64(&stats->min_ns));
 			max_ns = Max(max_ns, pg_atomic_read_u64(&stats->max_ns));
@@ -544,16 +581,19 @@ pb_recorder_commands(int64 run_id, const PbRunConfig *config, char *slots)
 		if (config->kind != PB_KIND_SCRIPTS && none && failures == 0)
 			continue;
 		pb_column(&c, "run_id", INT8OID, Int64GetDatum(run_id), false);
-		if (config->kind == PB_KIND_YCSB)
+		memset(&pct, 0, sizeof(pct));
+		pct.transactions = executions;
+		if (run->command_histograms && !none)
 		{
 			pb_hist_merge(run, slots, cmd, merged);
+			pb_summary_percentiles(&pct, merged, executions, min_ns, max_ns);
+		}
+		pb_percentile_columns(&c, &pct);
+		if (config->kind == PB_KIND_YCSB)
+		{
 			pb_column(&c, "operation", TEXTOID, CStringGetTextDatum(descs[cmd].text), false);
 			pb_column(&c, "operations", INT8OID, Int64GetDatum(executions), false);
 			pb_column(&c, "errors", INT8OID, Int64GetDatum(failures), false);
-			pb_column(&c, "latency_p95", FLOAT8OID,
-					  Float8GetDatum(Min(pb_hist_percentile(merged, executions, 0.95), max_ns) / 1e6), none);
-			pb_column(&c, "latency_p99", FLOAT8OID,
-					  Float8GetDatum(Min(pb_hist_percentile(merged, executions, 0.99), max_ns) / 1e6), none);
 		}
 		else
 		{
@@ -563,6 +603,7 @@ pb_recorder_commands(int64 run_id, const PbRunConfig *config, char *slots)
 			pb_column(&c, "command", TEXTOID, CStringGetTextDatum(descs[cmd].text), false);
 			pb_column(&c, "executions", INT8OID, Int64GetDatum(executions), false);
 			pb_column(&c, "failures", INT8OID, Int64GetDatum(failures), false);
+			pb_column(&c, "retries", INT8OID, Int64GetDatum(retries), false);
 		}
 		pb_column(&c, "latency_avg", FLOAT8OID,
 				  Float8GetDatum(none ? 0 : total_ns / 1e6 / executions), none);
@@ -653,7 +694,7 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 
 	/* a run that measured nothing is no result */
 	if (reason == PB_STOP_NONE && run->start_ns > 0 && run->duration > 0 &&
-		s.transactions + s.failed == 0)
+		s.transactions + s.failed + s.skipped == 0)
 	{
 		pb_fail_run_hint(run, PB_FAILED_BY_LAUNCHER,
 						 ERRCODE_INVALID_PARAMETER_VALUE,
@@ -676,10 +717,10 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 	pb_column(&c, "statements", INT8OID, Int64GetDatum(s.statements), false);
 	pb_summary_columns(&c, &s);
 	pb_column(&c, "latency_min", FLOAT8OID, Float8GetDatum(s.latency_min), none);
-	pb_column(&c, "latency_p50", FLOAT8OID, Float8GetDatum(s.latency_p50), none);
-	pb_column(&c, "latency_p95", FLOAT8OID, Float8GetDatum(s.latency_p95), none);
-	pb_column(&c, "latency_p99", FLOAT8OID, Float8GetDatum(s.latency_p99), none);
+	pb_percentile_columns(&c, &s);
 	pb_column(&c, "latency_max", FLOAT8OID, Float8GetDatum(s.latency_max), none);
+	pb_column(&c, "lag_max", FLOAT8OID, Float8GetDatum(s.lag_max),
+			  none || run->rate == 0);
 	SpinLockAcquire(&run->mutex);
 	pb_column(&c, "error_sqlstate", TEXTOID,
 			  CStringGetTextDatum(unpack_sql_state(run->error.sqlerrcode)),
@@ -884,7 +925,7 @@ pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config)
 	}
 
 	memset(&ps, 0, sizeof(ps));
-	ps.last_ns = run->start_ns;
+	ps.last_ns = run->measure_ns;
 	ps.hist = palloc0(sizeof(uint64) * PB_HIST_BUCKETS);
 	ps.merged = palloc0(sizeof(uint64) * PB_HIST_BUCKETS);
 	ps.last_hist = palloc0(sizeof(uint64) * PB_HIST_BUCKETS);
@@ -900,7 +941,7 @@ pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config)
 
 		if (run->progress_interval > 0 && run->start_ns > 0)
 		{
-			int64		tick = run->start_ns +
+			int64		tick = run->measure_ns +
 				(int64) (ticks + 1) * run->progress_interval * INT64CONST(1000000000);
 			int64		now = pb_now_ns();
 

@@ -31,6 +31,7 @@
 #include "worker.h"
 #include "pb_script.h"
 #include "pb_workload.h"
+#include "pb_measure.h"
 
 #include <time.h>
 
@@ -66,15 +67,8 @@ pb_counter_add(pg_atomic_uint64 *counter, uint64 n)
 #define PB_KEY_CONFIG			2
 #define PB_KEY_SLOTS			3
 
-/*
- * Latency histogram: log-linear buckets over nanoseconds.  Values below
- * 2 * PB_HIST_SUB are exact; above, each power of two is split into
- * PB_HIST_SUB buckets, so a bucket is at most 1/64 of its value wide.
- */
-#define PB_HIST_SUB_BITS		6
-#define PB_HIST_SUB				(1 << PB_HIST_SUB_BITS)
-#define PB_HIST_MAX_SHIFT		38
-#define PB_HIST_BUCKETS			(2 * PB_HIST_SUB + PB_HIST_MAX_SHIFT * PB_HIST_SUB)
+/* Scripts of more commands keep no latency histogram per command */
+#define PB_MAX_COMMAND_HISTOGRAMS	64
 
 /* The longest progress line a run relays */
 #define PB_PROGRESS_LINE_LEN	1024
@@ -121,6 +115,7 @@ typedef struct PbCommandStats
 	pg_atomic_uint64 total_ns;
 	pg_atomic_uint64 min_ns;	/* PG_UINT64_MAX before the first */
 	pg_atomic_uint64 max_ns;
+	pg_atomic_uint64 retries;	/* tries started again after its error */
 } PbCommandStats;
 
 /*
@@ -136,6 +131,14 @@ typedef struct PbClientSlot
 	pg_atomic_uint32 pgprocno;	/* pgprocno + 1, 0 before it runs */
 	pg_atomic_uint64 transactions;	/* finished, successful or not */
 	pg_atomic_uint64 failed;		/* serialization or deadlock failures */
+	pg_atomic_uint64 failed_serialization;	/* of which serialization */
+	pg_atomic_uint64 failed_deadlock;	/* of which deadlocks */
+	pg_atomic_uint64 retried;	/* transactions tried more than once */
+	pg_atomic_uint64 retries;	/* tries beyond the first */
+	pg_atomic_uint64 skipped;	/* hopelessly late under the rate: not run */
+	pg_atomic_uint64 late;		/* successful, above the latency limit */
+	pg_atomic_uint64 lag_sum_ns;	/* from scheduled to actual starts */
+	pg_atomic_uint64 lag_max_ns;
 	pg_atomic_uint64 statements;	/* SQL commands executed */
 	pg_atomic_uint64 reads;		/* of which returned rows */
 	pg_atomic_uint64 writes;	/* returned none but affected rows */
@@ -167,6 +170,11 @@ typedef struct PbRunShared
 	double		duration;		/* seconds, 0 if none */
 	int64		transactions_limit; /* per client, 0 if none */
 	int			progress_interval;
+	double		rate;			/* transactions per second, 0 if unlimited */
+	int64		latency_limit_ns;	/* 0 if none */
+	int			max_tries;		/* 0: unlimited */
+	double		warmup;			/* seconds not measured at the start */
+	bool		counters_only;	/* no histogram, per-command or live figures */
 	int			kind;			/* PbWorkloadKind */
 	int			ncommands;		/* over all scripts */
 	bool		command_histograms; /* a latency histogram per command */
@@ -180,6 +188,7 @@ typedef struct PbRunShared
 	pg_atomic_uint32 nready;	/* clients ready to start */
 	ConditionVariable start_cv;
 	int64		start_ns;		/* monotonic clock when released */
+	int64		measure_ns;		/* when measuring starts: start_ns + warmup */
 	int64		end_ns;			/* end of the duration, 0 if none */
 	int64		limit_ns;		/* polarbench.max_run_duration's end */
 
@@ -225,11 +234,21 @@ typedef struct PbRunSummary
 	double		latency_stddev;
 	double		latency_min;
 	double		latency_p50;
+	double		latency_p90;
 	double		latency_p95;
 	double		latency_p99;
+	double		latency_p999;
 	double		latency_max;
 	int			pct;			/* a percentile asked for (sysbench's) */
 	double		latency_pct;	/* the latency at it */
+	int64		failed_serialization;
+	int64		failed_deadlock;
+	int64		retried;
+	int64		retries;
+	int64		skipped;
+	int64		late;
+	double		lag_avg;		/* ms, over successful transactions */
+	double		lag_max;
 } PbRunSummary;
 
 /* Cumulative totals of all clients at one instant */
@@ -244,6 +263,13 @@ typedef struct PbTotals
 	int64		errors;
 	int64		latency_sum_ns;
 	double		latency_sumsq;
+	int64		failed_serialization;
+	int64		failed_deadlock;
+	int64		retried;
+	int64		retries;
+	int64		skipped;
+	int64		late;
+	int64		lag_sum_ns;
 } PbTotals;
 
 /*
@@ -277,6 +303,11 @@ typedef struct PbRunParams
 	double		duration;		/* seconds, 0 if none */
 	int64		transactions;	/* per client, 0 if none */
 	int			progress;		/* seconds between reports, 0 if none */
+	double		rate;			/* transactions per second, 0 if unlimited */
+	double		latency_limit;	/* ms, 0 if none */
+	int			max_tries;		/* 0: unlimited */
+	double		warmup;			/* seconds */
+	bool		counters_only;
 	int			ncommands;		/* over all scripts */
 	bool		command_histograms; /* a latency histogram per command */
 	int64		ops_limit;		/* operations of the whole run, 0 if none */
@@ -293,12 +324,6 @@ typedef struct PbRunResult
 	double		seconds;
 	PbRunSummary summary;
 } PbRunResult;
-
-/* histogram.c */
-extern void pb_hist_add(uint64 *hist, int64 value_ns);
-extern void pb_hist_bounds(int bucket, uint64 *lower, uint64 *upper);
-extern double pb_hist_percentile(const uint64 *hist, int64 count,
-								 double fraction);
 
 /* What one benchmark transaction did; added to the client's slot after it */
 typedef struct PbTxnCounts
@@ -329,6 +354,54 @@ pb_count_statement(PbTxnCounts *counts, bool returned_rows, uint64 processed)
 }
 
 /*
+ * A client's view of its run, in which the driver of its workload (the
+ * engine of pgbench scripts, of sysbench's or of YCSB's workloads) works.
+ */
+/* The most random streams a driver draws a transaction's numbers from */
+#define PB_MAX_DRAWS			2
+
+typedef struct PbDriverContext
+{
+	PbRunShared *run;
+	char	   *slots;
+	PbClientSlot *slot;
+	PbCommandStats *stats;		/* the slot's per-command counters */
+	const PbRunConfig *config;
+	int			client_no;
+	uint64		seed;			/* of this client's random numbers */
+	int64		op_index;		/* operation claimed from the run's budget, or -1 */
+	int			current_command;	/* of stats, while it runs; -1 if none */
+	void	   *state;			/* the driver's */
+
+	/*
+	 * Where commands are counted: the slot's counters and per-command
+	 * histograms (NULL when the run keeps none), or scratch ones during the
+	 * warm-up.
+	 */
+	uint64	   *command_hists;
+
+	/*
+	 * The random streams a transaction draws from, which the driver names
+	 * at set-up: a transaction tried again after a serialization failure
+	 * or deadlock draws the same numbers, as pgbench's retries do.
+	 */
+	PbPrng	   *draws[PB_MAX_DRAWS];
+	int			ndraws;
+} PbDriverContext;
+
+/*
+ * pb_command_hist
+ *		The latency histogram of a command, NULL when the run keeps none.
+ */
+static inline uint64 *
+pb_command_hist(const PbDriverContext *ctx, int command)
+{
+	if (ctx->command_hists == NULL)
+		return NULL;
+	return ctx->command_hists + (Size) command * PB_HIST_BUCKETS;
+}
+
+/*
  * pb_command_done
  *		Count one execution of a command that took ns, into its counters and
  *		its histogram when it has one (hist may be NULL).
@@ -345,24 +418,6 @@ pb_command_done(PbCommandStats *stats, int64 ns, uint64 *hist)
 	if (hist != NULL)
 		pb_hist_add(hist, ns);
 }
-
-/*
- * A client's view of its run, in which the driver of its workload (the
- * engine of pgbench scripts, of sysbench's or of YCSB's workloads) works.
- */
-typedef struct PbDriverContext
-{
-	PbRunShared *run;
-	char	   *slots;
-	PbClientSlot *slot;
-	PbCommandStats *stats;		/* the slot's per-command counters */
-	const PbRunConfig *config;
-	int			client_no;
-	uint64		seed;			/* of this client's random numbers */
-	int64		op_index;		/* operation claimed from the run's budget, or -1 */
-	int			current_command;	/* of stats, while it runs; -1 if none */
-	void	   *state;			/* the driver's */
-} PbDriverContext;
 
 /* A command a workload reports figures for, in its slot order */
 typedef struct PbCommandDesc
@@ -458,7 +513,9 @@ extern void pb_summary_interval(const PbTotals *from, const PbTotals *to,
 								double seconds, PbRunSummary *summary);
 extern void pb_summary_final(PbRunShared *run, char *slots, double seconds,
 							 PbRunSummary *summary);
-extern void pb_progress_line(char *buf, size_t len, int kind, int nclients,
+extern void pb_summary_percentiles(PbRunSummary *summary, const uint64 *hist,
+								   int64 count, uint64 min_ns, uint64 max_ns);
+extern void pb_progress_line(char *buf, size_t len, const PbRunShared *run,
 							 double elapsed, const PbRunSummary *interval);
 extern void pb_hist_merge(PbRunShared *run, char *slots, int command,
 						  uint64 *merged);
@@ -499,7 +556,7 @@ extern int	pb_executor_nplans(PbExecutor *exec);
 extern void pb_executor_free(PbExecutor *exec);
 extern void pb_executor_set_client(PbExecutor *exec, PbClientState *client);
 extern bool pb_executor_run_script(PbExecutor *exec, int script_no,
-								   PbCommandStats *stats,
+								   PbCommandStats *stats, uint64 *hists,
 								   PbTxnCounts *counts);
 extern void pb_executor_abort(PbExecutor *exec);
 extern int	pb_executor_current_command(PbExecutor *exec);

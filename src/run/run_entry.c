@@ -66,36 +66,16 @@ enum
 	ARG_VARS,
 	ARG_RANDOM_SEED,
 	ARG_SCALE,
-	ARG_OPTIONS					/* since 1.1 */
+	ARG_OPTIONS,				/* since 1.1 */
+	ARG_RATE,					/* since 1.2 */
+	ARG_LATENCY_LIMIT,
+	ARG_MAX_TRIES,
+	ARG_WARMUP,
+	ARG_COUNTERS_ONLY
 };
 
 /* Whether an argument was given non-null (options: not in version 1.0) */
 #define PB_ARG_GIVEN(n)	(PG_NARGS() > (n) && !PG_ARGISNULL(n))
-
-/* Columns of polarbench_result, in order */
-enum
-{
-	RES_RUN_ID,
-	RES_WORKLOAD,
-	RES_CLIENTS,
-	RES_SECONDS,
-	RES_TRANSACTIONS,
-	RES_TPS,
-	RES_STATEMENTS,
-	RES_QPS,
-	RES_FAILED,
-	RES_LATENCY_AVG,
-	RES_LATENCY_STDDEV,
-	RES_LATENCY_P50,
-	RES_LATENCY_P95,
-	RES_LATENCY_P99,
-	RES_LATENCY_MAX,
-	RES_READS,
-	RES_WRITES,
-	RES_OTHERS,
-	RES_ERRORS,
-	RES_NCOLUMNS
-};
 
 /* pgbench's default: ten transactions per client */
 #define PB_DEFAULT_TRANSACTIONS 10
@@ -432,7 +412,6 @@ pb_configure_native(const PbWorkloadDef *def, Jsonb *options,
 		pb_ycsb_resolve(o);
 		config->options = o;
 		config->options_size = sizeof(PbYcsbOptions);
-		params->command_histograms = true;
 		if (o->load)
 			params->ops_limit = o->insertcount;
 		else
@@ -542,6 +521,161 @@ pb_extension_owner(Oid extoid, Oid *schema)
 	if (!OidIsValid(owner))
 		elog(ERROR, "extension polarbench not found");
 	return owner;
+}
+
+/*
+ * pb_check_pacing
+ *		The run's rate, latency limit, tries and warm-up, checked as pgbench
+ *		checks -R, -L and --max-tries; the warm-up must leave some of the
+ *		duration to measure.
+ */
+static void
+pb_check_pacing(FunctionCallInfo fcinfo, PbRunParams *params,
+				const PbWorkloadDef *native)
+{
+	params->max_tries = 1;
+	if (PB_ARG_GIVEN(ARG_RATE))
+	{
+		params->rate = PG_GETARG_FLOAT8(ARG_RATE);
+		if (!(params->rate > 0) || isinf(params->rate))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid rate limit: %g", params->rate),
+					 errhint("rate is the target number of transactions per second of all clients together, a positive number.")));
+	}
+	if (PB_ARG_GIVEN(ARG_LATENCY_LIMIT))
+	{
+		params->latency_limit = PG_GETARG_FLOAT8(ARG_LATENCY_LIMIT);
+		if (!(params->latency_limit > 0) || isinf(params->latency_limit))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid latency limit: %g", params->latency_limit),
+					 errhint("latency_limit is a positive number of milliseconds.")));
+	}
+	if (PB_ARG_GIVEN(ARG_MAX_TRIES))
+	{
+		params->max_tries = PG_GETARG_INT32(ARG_MAX_TRIES);
+		if (params->max_tries < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid number of maximum tries: %d", params->max_tries),
+					 errhint("max_tries is 1 (no retry), more, or 0 for as many as the duration or the latency limit allows.")));
+		if (params->max_tries == 0 && params->latency_limit == 0 &&
+			params->duration == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("an unlimited number of transaction tries can only be used with latency_limit or a duration")));
+		if (params->max_tries != 1 && native != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("max_tries applies to pgbench scripts, not to workload \"%s\"", native->name),
+					 errhint(native->kind == PB_KIND_SYSBENCH ?
+							 "A sysbench workload starts an event again after a deadlock or a serialization failure, as sysbench does, and counts it in errors." :
+							 "A YCSB workload counts a failed operation as an error of its operation, as YCSB does.")));
+	}
+	if (PB_ARG_GIVEN(ARG_WARMUP))
+	{
+		params->warmup = PG_GETARG_FLOAT8(ARG_WARMUP);
+		if (params->warmup < 0 || isnan(params->warmup))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("warmup must not be negative")));
+		if (params->warmup > 0 && params->duration == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("warmup needs a duration"),
+					 errhint("The warm-up is the first part of the duration; give one, as in duration => 60, warmup => 10.")));
+		if (params->warmup >= params->duration && params->warmup > 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("warmup (%g s) must be shorter than the duration (%g s)",
+							params->warmup, params->duration),
+					 errhint("The warm-up is the first part of the duration, which is measured after it.")));
+	}
+	if (PB_ARG_GIVEN(ARG_COUNTERS_ONLY))
+		params->counters_only = PG_GETARG_BOOL(ARG_COUNTERS_ONLY);
+}
+
+/*
+ * pb_result_column
+ *		Set the column of that name of the caller's result row; the result
+ *		type of an older version of the extension may not have it.
+ */
+static void
+pb_result_column(TupleDesc tupdesc, Datum *values, bool *nulls,
+				 const char *name, Datum value, bool isnull)
+{
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
+		{
+			values[i] = value;
+			nulls[i] = isnull;
+			return;
+		}
+	}
+}
+
+/*
+ * pb_result_row
+ *		The caller's result row: the run's summary, in polarbench_result of
+ *		whichever version of the extension is installed.
+ */
+static Datum
+pb_result_row(FunctionCallInfo fcinfo, const PbRunConfig *config,
+			  const PbRunParams *params, const PbRunResult *result)
+{
+	TupleDesc	tupdesc;
+	Datum	   *values;
+	bool	   *nulls;
+	const PbRunSummary *s = &result->summary;
+	bool		none = (s->transactions == 0);
+	bool		nopct = none || params->counters_only;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be polarbench_result");
+	tupdesc = BlessTupleDesc(tupdesc);
+	values = palloc0(sizeof(Datum) * tupdesc->natts);
+	nulls = palloc(sizeof(bool) * tupdesc->natts);
+	memset(nulls, true, sizeof(bool) * tupdesc->natts);
+
+#define PB_COL(name, datum, isnull) \
+	pb_result_column(tupdesc, values, nulls, (name), (datum), (isnull))
+	PB_COL("run_id", Int64GetDatum(result->run_id), false);
+	PB_COL("workload", CStringGetTextDatum(config->workload), false);
+	PB_COL("clients", Int32GetDatum(params->nclients), false);
+	PB_COL("seconds", Float8GetDatum(result->seconds), false);
+	PB_COL("transactions", Int64GetDatum(s->transactions), false);
+	PB_COL("tps", Float8GetDatum(s->tps), false);
+	PB_COL("statements", Int64GetDatum(s->statements), false);
+	PB_COL("qps", Float8GetDatum(s->qps), false);
+	PB_COL("failed", Int64GetDatum(s->failed), false);
+	PB_COL("latency_avg", Float8GetDatum(s->latency_avg), none);
+	PB_COL("latency_stddev", Float8GetDatum(s->latency_stddev), none);
+	PB_COL("latency_min", Float8GetDatum(s->latency_min), none);
+	PB_COL("latency_p50", Float8GetDatum(s->latency_p50), nopct);
+	PB_COL("latency_p90", Float8GetDatum(s->latency_p90), nopct);
+	PB_COL("latency_p95", Float8GetDatum(s->latency_p95), nopct);
+	PB_COL("latency_p99", Float8GetDatum(s->latency_p99), nopct);
+	PB_COL("latency_p999", Float8GetDatum(s->latency_p999), nopct);
+	PB_COL("latency_max", Float8GetDatum(s->latency_max), none);
+	PB_COL("reads", Int64GetDatum(s->reads), false);
+	PB_COL("writes", Int64GetDatum(s->writes), false);
+	PB_COL("others", Int64GetDatum(s->others), false);
+	PB_COL("errors", Int64GetDatum(s->errors), false);
+	PB_COL("failed_serialization", Int64GetDatum(s->failed_serialization), false);
+	PB_COL("failed_deadlock", Int64GetDatum(s->failed_deadlock), false);
+	PB_COL("retried", Int64GetDatum(s->retried), false);
+	PB_COL("retries", Int64GetDatum(s->retries), false);
+	PB_COL("skipped", Int64GetDatum(s->skipped), false);
+	PB_COL("late", Int64GetDatum(s->late), false);
+	PB_COL("lag_avg", Float8GetDatum(s->lag_avg), none || params->rate == 0);
+	PB_COL("lag_max", Float8GetDatum(s->lag_max), none || params->rate == 0);
+#undef PB_COL
+
+	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
 }
 
 /*
@@ -778,9 +912,6 @@ polarbench_run(PG_FUNCTION_ARGS)
 	const PbWorkloadDef *native = NULL;
 	bool		limited;
 	double		text_bytes = 0;
-	TupleDesc	tupdesc;
-	Datum		values[RES_NCOLUMNS];
-	bool		nulls[RES_NCOLUMNS];
 	Oid			extoid;
 	Oid			schema = InvalidOid;
 	int			clients;
@@ -844,6 +975,9 @@ polarbench_run(PG_FUNCTION_ARGS)
 					   "progress is the number of seconds between progress reports; 0 turns them off.");
 	}
 
+	pb_check_pacing(fcinfo, &params, native);
+	params.command_histograms = !params.counters_only;
+
 	config = palloc0(sizeof(PbRunConfig));
 	if (!PG_ARGISNULL(ARG_RANDOM_SEED))
 		config->random_seed = PG_GETARG_INT64(ARG_RANDOM_SEED);
@@ -875,6 +1009,9 @@ polarbench_run(PG_FUNCTION_ARGS)
 					 errmsg("options apply to sysbench and YCSB workloads"),
 					 errhint("Pass pgbench script variables in vars.")));
 		nplans = pb_configure_scripts(fcinfo, config, &params, clients, &text_bytes);
+		/* a histogram per command costs 20 kB a client: not for long scripts */
+		if (params.ncommands > PB_MAX_COMMAND_HISTOGRAMS)
+			params.command_histograms = false;
 		pb_check_memory(clients, nplans, params.ncommands, text_bytes,
 						params.command_histograms);
 	}
@@ -892,35 +1029,5 @@ polarbench_run(PG_FUNCTION_ARGS)
 
 	pb_launch_run(config, &params, &result);
 
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE ||
-		(tupdesc->natts != RES_NCOLUMNS && tupdesc->natts != RES_READS))
-		elog(ERROR, "return type must be polarbench_result");
-	tupdesc = BlessTupleDesc(tupdesc);
-	memset(nulls, 0, sizeof(nulls));
-	values[RES_RUN_ID] = Int64GetDatum(result.run_id);
-	values[RES_WORKLOAD] = CStringGetTextDatum(config->workload);
-	values[RES_CLIENTS] = Int32GetDatum(clients);
-	values[RES_SECONDS] = Float8GetDatum(result.seconds);
-	values[RES_TRANSACTIONS] = Int64GetDatum(result.summary.transactions);
-	values[RES_TPS] = Float8GetDatum(result.summary.tps);
-	values[RES_STATEMENTS] = Int64GetDatum(result.summary.statements);
-	values[RES_QPS] = Float8GetDatum(result.summary.qps);
-	values[RES_FAILED] = Int64GetDatum(result.summary.failed);
-	values[RES_LATENCY_AVG] = Float8GetDatum(result.summary.latency_avg);
-	values[RES_LATENCY_STDDEV] = Float8GetDatum(result.summary.latency_stddev);
-	values[RES_LATENCY_P50] = Float8GetDatum(result.summary.latency_p50);
-	values[RES_LATENCY_P95] = Float8GetDatum(result.summary.latency_p95);
-	values[RES_LATENCY_P99] = Float8GetDatum(result.summary.latency_p99);
-	values[RES_LATENCY_MAX] = Float8GetDatum(result.summary.latency_max);
-	values[RES_READS] = Int64GetDatum(result.summary.reads);
-	values[RES_WRITES] = Int64GetDatum(result.summary.writes);
-	values[RES_OTHERS] = Int64GetDatum(result.summary.others);
-	values[RES_ERRORS] = Int64GetDatum(result.summary.errors);
-	/* no latency without a transaction */
-	if (result.summary.transactions == 0)
-		for (int i = RES_LATENCY_AVG; i <= RES_LATENCY_MAX; i++)
-			nulls[i] = true;
-
-	/* version 1.0's polarbench_result ends with latency_max */
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+	PG_RETURN_DATUM(pb_result_row(fcinfo, config, &params, &result));
 }

@@ -399,6 +399,14 @@ pb_init_slots(PbRunShared *run, char *slots, int ncommands)
 		pg_atomic_init_u64(&slot->latency_sumsq, 0);
 		pg_atomic_init_u64(&slot->latency_min_ns, PG_UINT64_MAX);
 		pg_atomic_init_u64(&slot->latency_max_ns, 0);
+		pg_atomic_init_u64(&slot->failed_serialization, 0);
+		pg_atomic_init_u64(&slot->failed_deadlock, 0);
+		pg_atomic_init_u64(&slot->retried, 0);
+		pg_atomic_init_u64(&slot->retries, 0);
+		pg_atomic_init_u64(&slot->skipped, 0);
+		pg_atomic_init_u64(&slot->late, 0);
+		pg_atomic_init_u64(&slot->lag_sum_ns, 0);
+		pg_atomic_init_u64(&slot->lag_max_ns, 0);
 		slot->key_in_flight = -1;
 		for (int c = 0; c < ncommands; c++)
 		{
@@ -407,6 +415,7 @@ pb_init_slots(PbRunShared *run, char *slots, int ncommands)
 			pg_atomic_init_u64(&stats[c].total_ns, 0);
 			pg_atomic_init_u64(&stats[c].min_ns, PG_UINT64_MAX);
 			pg_atomic_init_u64(&stats[c].max_ns, 0);
+			pg_atomic_init_u64(&stats[c].retries, 0);
 		}
 	}
 }
@@ -497,6 +506,11 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 	run->duration = params->duration;
 	run->transactions_limit = params->transactions;
 	run->progress_interval = params->progress;
+	run->rate = params->rate;
+	run->latency_limit_ns = (int64) (params->latency_limit * 1e6);
+	run->max_tries = params->max_tries;
+	run->warmup = params->warmup;
+	run->counters_only = params->counters_only;
 	run->kind = config->kind;
 	run->ncommands = params->ncommands;
 	run->command_histograms = params->command_histograms;
@@ -575,6 +589,7 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 	if (pg_atomic_read_u32(&run->stop_reason) == PB_STOP_NONE)
 	{
 		run->start_ns = pb_now_ns();
+		run->measure_ns = run->start_ns + (int64) (params->warmup * 1e9);
 		run->end_ns = params->duration > 0 ?
 			run->start_ns + (int64) (params->duration * 1e9) : 0;
 		run->limit_ns = run->start_ns + (int64) pb_max_run_duration * 1000000000;

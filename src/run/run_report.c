@@ -47,6 +47,18 @@ pb_text(PbRow *r, const char *column)
 	return SPI_getvalue(r->tuptable->vals[r->row], r->tuptable->tupdesc, fnum);
 }
 
+/*
+ * A column's value as text, or NULL when it is NULL or when the installed
+ * version of the extension does not have that column yet.
+ */
+static char *
+pb_text_opt(PbRow *r, const char *column)
+{
+	if (SPI_fnumber(r->tuptable->tupdesc, column) <= 0)
+		return NULL;
+	return pb_text(r, column);
+}
+
 /* A number column, 0 when NULL. */
 static double
 pb_num(PbRow *r, const char *column)
@@ -98,7 +110,12 @@ pb_report_pgbench(StringInfo out, PbRow *run, int64 run_id)
 {
 	int64		done = pb_int(run, "transactions");
 	int64		failed = pb_int(run, "failed");
-	int64		total = done + failed;
+	char	   *v;
+	int64		skipped = (v = pb_text_opt(run, "skipped")) ? strtoi64(v, NULL, 10) : 0;
+	int64		total = done + failed + skipped;
+	int			max_tries = (v = pb_text_opt(run, "max_tries")) ? atoi(v) : 1;
+	double		rate = (v = pb_text_opt(run, "rate")) ? strtod(v, NULL) : 0;
+	double		latency_limit = (v = pb_text_opt(run, "latency_limit")) ? strtod(v, NULL) : 0;
 	int			clients = (int) pb_int(run, "clients");
 	char	   *workload = pb_text(run, "workload");
 	char	   *scale = pb_text(run, "scale");
@@ -114,7 +131,8 @@ pb_report_pgbench(StringInfo out, PbRow *run, int64 run_id)
 	appendStringInfoString(out, "query mode: prepared\n");
 	appendStringInfo(out, "number of clients: %d\n", clients);
 	appendStringInfo(out, "number of threads: %d (one server worker per client)\n", clients);
-	appendStringInfoString(out, "maximum number of tries: 1\n");
+	if (max_tries != 0)
+		appendStringInfo(out, "maximum number of tries: %d\n", max_tries);
 	if (limit == NULL)
 	{
 		appendStringInfo(out, "duration: %s s\n", pb_text(run, "duration") ? pb_text(run, "duration") : "0");
@@ -128,21 +146,61 @@ pb_report_pgbench(StringInfo out, PbRow *run, int64 run_id)
 	}
 	appendStringInfo(out, "number of failed transactions: " INT64_FORMAT " (%.3f%%)\n",
 					 failed, total > 0 ? 100.0 * failed / total : 0.0);
+	if (failed > 0 && pb_text_opt(run, "failed_serialization") != NULL)
+	{
+		int64		serialization = pb_int(run, "failed_serialization");
+		int64		deadlock = pb_int(run, "failed_deadlock");
+
+		appendStringInfo(out, "number of serialization failures: " INT64_FORMAT " (%.3f%%)\n",
+						 serialization, 100.0 * serialization / total);
+		appendStringInfo(out, "number of deadlock failures: " INT64_FORMAT " (%.3f%%)\n",
+						 deadlock, 100.0 * deadlock / total);
+	}
+	if (max_tries != 1)
+	{
+		int64		retried = pb_int(run, "retried");
+
+		appendStringInfo(out, "number of transactions retried: " INT64_FORMAT " (%.3f%%)\n",
+						 retried, total > 0 ? 100.0 * retried / total : 0.0);
+		appendStringInfo(out, "total number of retries: " INT64_FORMAT "\n",
+						 pb_int(run, "retries"));
+	}
+	if (rate > 0 && latency_limit > 0 && done + skipped > 0)
+		appendStringInfo(out, "number of transactions skipped: " INT64_FORMAT " (%.3f%%)\n",
+						 skipped, 100.0 * skipped / total);
+	if (latency_limit > 0 && done + skipped > 0)
+	{
+		int64		late = pb_int(run, "late");
+
+		appendStringInfo(out, "number of transactions above the %.1f ms latency limit: " INT64_FORMAT "/" INT64_FORMAT " (%.3f %%)\n",
+						 latency_limit, late, done, done > 0 ? 100.0 * late / done : 0.0);
+	}
 	if (latency)
 	{
 		appendStringInfo(out, "latency average = %.3f ms\n", pb_num(run, "latency_avg"));
 		appendStringInfo(out, "latency stddev = %.3f ms\n", pb_num(run, "latency_stddev"));
 	}
+	if (latency && rate > 0)
+		appendStringInfo(out, "rate limit schedule lag: avg %.3f (max %.3f) ms\n",
+						 pb_num(run, "lag_avg"), pb_num(run, "lag_max"));
 	appendStringInfo(out, "tps = %f (without initial connection time)\n", pb_num(run, "tps"));
 	appendStringInfo(out, "run id: " INT64_FORMAT "\n", run_id);
 	appendStringInfo(out, "statements: " INT64_FORMAT " (qps = %f)\n",
 					 pb_int(run, "statements"), pb_num(run, "qps"));
-	if (latency)
-		appendStringInfo(out, "latency percentiles: p50 = %.3f ms, p95 = %.3f ms, p99 = %.3f ms, max = %.3f ms\n",
-						 pb_num(run, "latency_p50"), pb_num(run, "latency_p95"),
-						 pb_num(run, "latency_p99"), pb_num(run, "latency_max"));
+	if (latency && pb_text(run, "latency_p50") != NULL)
+	{
+		if (pb_text_opt(run, "latency_p90") != NULL)
+			appendStringInfo(out, "latency percentiles: p50 = %.3f ms, p90 = %.3f ms, p95 = %.3f ms, p99 = %.3f ms, p99.9 = %.3f ms, max = %.3f ms\n",
+							 pb_num(run, "latency_p50"), pb_num(run, "latency_p90"),
+							 pb_num(run, "latency_p95"), pb_num(run, "latency_p99"),
+							 pb_num(run, "latency_p999"), pb_num(run, "latency_max"));
+		else
+			appendStringInfo(out, "latency percentiles: p50 = %.3f ms, p95 = %.3f ms, p99 = %.3f ms, max = %.3f ms\n",
+							 pb_num(run, "latency_p50"), pb_num(run, "latency_p95"),
+							 pb_num(run, "latency_p99"), pb_num(run, "latency_max"));
+	}
 
-	st = pb_query("SELECT script_no, command_no, latency_avg, failures, command"
+	st = pb_query("SELECT *"
 				  "  FROM polarbench_statements WHERE run_id = $1"
 				  " ORDER BY script_no, command_no", run_id, &nst);
 	for (int s = 1; s <= Max(nscripts, 1); s++)
@@ -179,8 +237,9 @@ pb_report_pgbench(StringInfo out, PbRow *run, int64 run_id)
 							 s, name ? pb_script_desc(name) : "?", weight,
 							 total_weight > 0 ? 100.0 * weight / total_weight : 0.0);
 		}
-		appendStringInfo(out, "%sstatement latencies in milliseconds and failures:\n",
-						 nscripts > 1 ? " - " : "");
+		appendStringInfo(out, "%sstatement latencies in milliseconds%s:\n",
+						 nscripts > 1 ? " - " : "",
+						 max_tries == 1 ? " and failures" : ", failures and retries");
 		for (uint64 i = 0; i < nst; i++)
 		{
 			char	   *command;
@@ -192,8 +251,13 @@ pb_report_pgbench(StringInfo out, PbRow *run, int64 run_id)
 			command = pb_text(&row, "command");
 			command = command ? command : "";
 			len = strcspn(command, "\n");
-			appendStringInfo(out, "   %11.3f  %10s  %.*s\n", pb_num(&row, "latency_avg"),
-							 pb_text(&row, "failures"), (int) len, command);
+			if (max_tries == 1)
+				appendStringInfo(out, "   %11.3f  %10s  %.*s\n", pb_num(&row, "latency_avg"),
+								 pb_text(&row, "failures"), (int) len, command);
+			else
+				appendStringInfo(out, "   %11.3f  %10s  %10s  %.*s\n", pb_num(&row, "latency_avg"),
+								 pb_text(&row, "failures"), pb_text(&row, "retries"),
+								 (int) len, command);
 		}
 	}
 }

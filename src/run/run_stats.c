@@ -5,7 +5,7 @@
  *	  an instant, the figures of a progress interval, and a run's final
  *	  summary with its percentiles from the merged histograms.
  *
- * calls: run_shmem.c, histogram.c.
+ * calls: run_shmem.c; of the measurement library, histogram.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -39,6 +39,13 @@ pb_totals_read(PbRunShared *run, char *slots, PbTotals *totals)
 		totals->errors += pg_atomic_read_u64(&slot->errors);
 		totals->latency_sum_ns += pg_atomic_read_u64(&slot->latency_sum_ns);
 		totals->latency_sumsq += d;
+		totals->failed_serialization += pg_atomic_read_u64(&slot->failed_serialization);
+		totals->failed_deadlock += pg_atomic_read_u64(&slot->failed_deadlock);
+		totals->retried += pg_atomic_read_u64(&slot->retried);
+		totals->retries += pg_atomic_read_u64(&slot->retries);
+		totals->skipped += pg_atomic_read_u64(&slot->skipped);
+		totals->late += pg_atomic_read_u64(&slot->late);
+		totals->lag_sum_ns += pg_atomic_read_u64(&slot->lag_sum_ns);
 	}
 }
 
@@ -65,6 +72,12 @@ pb_summary_interval(const PbTotals *from, const PbTotals *to,
 	summary->writes = to->writes - from->writes;
 	summary->others = to->others - from->others;
 	summary->errors = to->errors - from->errors;
+	summary->failed_serialization = to->failed_serialization - from->failed_serialization;
+	summary->failed_deadlock = to->failed_deadlock - from->failed_deadlock;
+	summary->retried = to->retried - from->retried;
+	summary->retries = to->retries - from->retries;
+	summary->skipped = to->skipped - from->skipped;
+	summary->late = to->late - from->late;
 	if (seconds > 0)
 	{
 		summary->tps = ok / seconds;
@@ -79,7 +92,36 @@ pb_summary_interval(const PbTotals *from, const PbTotals *to,
 		summary->latency_avg = sum / ok;
 		var = sumsq / ok - summary->latency_avg * summary->latency_avg;
 		summary->latency_stddev = var > 0 ? sqrt(var) : 0;
+		summary->lag_avg = (to->lag_sum_ns - from->lag_sum_ns) / 1e6 / ok;
 	}
+}
+
+/*
+ * pb_summary_percentiles
+ *		Set the latency percentiles of a summary from the histogram of its
+ *		count successful transactions, kept between the smallest and the
+ *		largest latency seen when those are known (min_ns <= max_ns), since
+ *		a bucket's middle may lie outside the values seen.
+ */
+void
+pb_summary_percentiles(PbRunSummary *summary, const uint64 *hist, int64 count,
+					   uint64 min_ns, uint64 max_ns)
+{
+	double		lo = min_ns <= max_ns ? min_ns / 1e6 : 0;
+	double		hi = min_ns <= max_ns ? max_ns / 1e6 : HUGE_VAL;
+
+#define PB_PCT(f) Max(Min(pb_hist_percentile(hist, count, (f)) / 1e6, hi), lo)
+	if (count <= 0)
+		return;
+	summary->latency_p50 = PB_PCT(0.50);
+	summary->latency_p90 = PB_PCT(0.90);
+	summary->latency_p95 = PB_PCT(0.95);
+	summary->latency_p99 = PB_PCT(0.99);
+	summary->latency_p999 = PB_PCT(0.999);
+	summary->latency_max = min_ns <= max_ns ? hi : PB_PCT(1.0);
+	if (summary->pct > 0)
+		summary->latency_pct = PB_PCT(summary->pct / 100.0);
+#undef PB_PCT
 }
 
 /*
@@ -97,6 +139,7 @@ pb_summary_final(PbRunShared *run, char *slots, double seconds,
 	int64		ok;
 	int64		max_ns = 0;
 	uint64		min_ns = PG_UINT64_MAX;
+	int64		lag_max_ns = 0;
 
 	pb_totals_read(run, slots, &totals);
 	pb_summary_interval(&zero, &totals, seconds, summary);
@@ -109,19 +152,17 @@ pb_summary_final(PbRunShared *run, char *slots, double seconds,
 
 		max_ns = Max(max_ns, (int64) pg_atomic_read_u64(&slot->latency_max_ns));
 		min_ns = Min(min_ns, pg_atomic_read_u64(&slot->latency_min_ns));
+		lag_max_ns = Max(lag_max_ns, (int64) pg_atomic_read_u64(&slot->lag_max_ns));
 	}
 	ok = totals.transactions - totals.failed;
 	if (ok > 0)
 	{
-		summary->latency_p50 = pb_hist_percentile(merged, ok, 0.50) / 1e6;
-		summary->latency_p95 = pb_hist_percentile(merged, ok, 0.95) / 1e6;
-		summary->latency_p99 = pb_hist_percentile(merged, ok, 0.99) / 1e6;
-		summary->latency_max = max_ns / 1e6;
 		summary->latency_min = min_ns / 1e6;
-		/* a bucket's middle may lie outside the values seen */
-		summary->latency_p50 = Max(Min(summary->latency_p50, summary->latency_max), summary->latency_min);
-		summary->latency_p95 = Max(Min(summary->latency_p95, summary->latency_max), summary->latency_min);
-		summary->latency_p99 = Max(Min(summary->latency_p99, summary->latency_max), summary->latency_min);
+		summary->latency_max = max_ns / 1e6;
+		summary->lag_max = lag_max_ns / 1e6;
+		/* counters only: no histogram, so no percentile */
+		if (!run->counters_only)
+			pb_summary_percentiles(summary, merged, ok, min_ns, max_ns);
 	}
 	pfree(merged);
 }
@@ -156,9 +197,11 @@ pb_hist_merge(PbRunShared *run, char *slots, int command, uint64 *merged)
  *		figures.
  */
 void
-pb_progress_line(char *buf, size_t len, int kind, int nclients,
+pb_progress_line(char *buf, size_t len, const PbRunShared *run,
 				 double elapsed, const PbRunSummary *interval)
 {
+	int			kind = run->kind;
+	int			nclients = run->nclients;
 	double		s = interval->seconds > 0 ? interval->seconds : 1;
 
 	if (kind == PB_KIND_SYSBENCH)
@@ -169,16 +212,30 @@ pb_progress_line(char *buf, size_t len, int kind, int nclients,
 				 interval->reads / s, interval->writes / s, interval->others / s,
 				 interval->pct, interval->latency_pct, interval->errors / s, 0.0);
 	else
-		snprintf(buf, len,
-				 "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, " INT64_FORMAT " failed",
-				 elapsed, interval->tps, interval->latency_avg,
-				 interval->latency_stddev, interval->failed);
+	{
+		size_t		n;
+
+		n = snprintf(buf, len,
+					 "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, " INT64_FORMAT " failed",
+					 elapsed, interval->tps, interval->latency_avg,
+					 interval->latency_stddev, interval->failed);
+		if (run->rate > 0 && n < len)
+		{
+			n += snprintf(buf + n, len - n, ", lag %.3f ms", interval->lag_avg);
+			if (run->latency_limit_ns > 0 && n < len)
+				n += snprintf(buf + n, len - n, ", " INT64_FORMAT " skipped",
+							  interval->skipped);
+		}
+		if (run->max_tries != 1 && n < len)
+			snprintf(buf + n, len - n, ", " INT64_FORMAT " retried, " INT64_FORMAT " retries",
+					 interval->retried, interval->retries);
+	}
 }
 
 /*
  * pb_run_seconds
- *		How long a run lasted: from its start to the last client's finish;
- *		0 for a run that never started.
+ *		How long a run was measured: from its start, after the warm-up, to
+ *		the last client's finish; 0 for a run that never started.
  */
 double
 pb_run_seconds(PbRunShared *run, char *slots)
@@ -187,7 +244,7 @@ pb_run_seconds(PbRunShared *run, char *slots)
 
 	for (int i = 0; i < run->nclients; i++)
 		finish = Max(finish, pb_slot(run, slots, i)->finish_ns);
-	if (run->start_ns > 0 && finish > run->start_ns)
-		return (finish - run->start_ns) / 1e9;
+	if (run->start_ns > 0 && finish > run->measure_ns)
+		return (finish - run->measure_ns) / 1e9;
 	return 0;
 }

@@ -53,6 +53,10 @@ pb_script_setup(PbDriverContext *ctx)
 	pb_executor_set_client(d->exec, state);
 	pb_prng_seed(&d->choose_prng,
 				 (uint64) config->random_seed ^ ((uint64) ctx->client_no << 32));
+	/* a retry chooses the same script and draws the same numbers */
+	ctx->draws[0] = &d->choose_prng;
+	ctx->draws[1] = &state->prng;
+	ctx->ndraws = 2;
 
 	v.type = PB_VAL_INT;
 	v.u.ival = ctx->client_no;
@@ -95,8 +99,11 @@ pb_script_transaction(PbDriverContext *ctx, PbTxnCounts *counts)
 
 	d->current_script = script_no;
 	ctx->current_command = d->stats_offset[script_no];
+	/* counters only: no clock read or count per command */
 	done = pb_executor_run_script(d->exec, script_no,
+								  ctx->run->counters_only ? NULL :
 								  ctx->stats + d->stats_offset[script_no],
+								  pb_command_hist(ctx, d->stats_offset[script_no]),
 								  counts);
 	ctx->current_command = -1;
 	return done;

@@ -735,19 +735,20 @@ pb_sleep(PbExecutor *exec, int64 usec)
  * pb_executor_run_script
  *		Run one script from its first command to its last: one benchmark
  *		transaction.  Counts each command's executions and time into stats
- *		and SQL commands into counts.  Returns false if the run ended
+ *		unless it is NULL and, unless NULL too, the commands' histograms that start at hists, and
+ *		SQL commands into counts.  Returns false if the run ended
  *		in a \sleep of the script (then its open transaction is rolled back
  *		and the script does not count).  Errors propagate; the caller
  *		aborts the transaction with pb_executor_abort().
  */
 bool
 pb_executor_run_script(PbExecutor *exec, int script_no, PbCommandStats *stats,
-					   PbTxnCounts *counts)
+					   uint64 *hists, PbTxnCounts *counts)
 {
 	PbScript   *script = &exec->set->scripts[script_no];
 	PbPrepared *prepared = exec->prepared[script_no];
 	int			pc = 0;
-	int64		start = pb_now_ns();
+	int64		start = stats ? pb_now_ns() : 0;
 
 	while (pc < script->ncommands)
 	{
@@ -777,9 +778,13 @@ pb_executor_run_script(PbExecutor *exec, int script_no, PbCommandStats *stats,
 			}
 		}
 
-		end = pb_now_ns();
-		pb_command_done(&stats[pc], end - start, NULL);
-		start = end;
+		if (stats != NULL)
+		{
+			end = pb_now_ns();
+			pb_command_done(&stats[pc], end - start,
+							hists ? hists + (Size) pc * PB_HIST_BUCKETS : NULL);
+			start = end;
+		}
 		pc = next;
 	}
 

@@ -108,7 +108,6 @@ typedef struct PbSbDriver
 	bool		keep;			/* plans kept past the transaction */
 	bool		in_block;		/* between BEGIN and COMMIT */
 	const char *activity;		/* last text reported */
-	PbCommandStats *stats;		/* NULL in a check */
 	uint32		unique_seed_index;
 	uint32		unique_seed_offset;
 	PbRunShared *run;
@@ -250,7 +249,7 @@ pb_sb_execute(PbSbDriver *d, PbDriverContext *ctx, PbTxnCounts *counts,
 	pb_spi_run(d->plans[t * SB_NSTATEMENTS + s], params, counts);
 	if (implicit)
 		pb_xact_commit();
-	pb_command_done(&ctx->stats[s], pb_now_ns() - start, NULL);
+	pb_command_done(&ctx->stats[s], pb_now_ns() - start, pb_command_hist(ctx, s));
 }
 
 /* BEGIN or COMMIT: a transaction block, counted as other statements */
@@ -272,7 +271,7 @@ pb_sb_transaction_control(PbSbDriver *d, PbDriverContext *ctx,
 		d->in_block = false;
 	}
 	pb_count_statement(counts, false, 0);
-	pb_command_done(&ctx->stats[s], pb_now_ns() - start, NULL);
+	pb_command_done(&ctx->stats[s], pb_now_ns() - start, pb_command_hist(ctx, s));
 }
 
 /* get_table_num(): a table, 0-based */
@@ -437,7 +436,8 @@ pb_sb_insert(PbSbDriver *d, PbDriverContext *ctx, PbTxnCounts *counts)
 	SPI_freetuptable(SPI_tuptable);
 	pb_xact_commit();
 	pfree(sql.data);
-	pb_command_done(&ctx->stats[SB_INSERT_QUERY], pb_now_ns() - start, NULL);
+	pb_command_done(&ctx->stats[SB_INSERT_QUERY], pb_now_ns() - start,
+					pb_command_hist(ctx, SB_INSERT_QUERY));
 }
 
 /* One event of the workload, as its event() function. */
@@ -570,10 +570,11 @@ pb_sb_setup(PbDriverContext *ctx)
 	ctx->state = d;
 	d->opts = *o;
 	d->run = ctx->run;
-	d->stats = ctx->stats;
 	pb_sb_rand_init(&d->rand, o->rand_type, o->rand_spec_iter, o->rand_spec_pct,
 					o->rand_spec_res, o->rand_pareto_h);
 	pb_prng_seed(&d->prng, ctx->seed);
+	ctx->draws[0] = &d->prng;
+	ctx->ndraws = 1;
 	pb_sb_unique_seed((uint32) ctx->config->random_seed,
 					  (uint32) ((uint64) ctx->config->random_seed >> 32),
 					  &d->unique_seed_index, &d->unique_seed_offset);

@@ -34,9 +34,9 @@
  * unique violation is counted as an error of its operation (YCSB's
  * Return=ERROR), and the run goes on; any other error ends the run.
  *
- * calls: worker.c, run_shmem.c, histogram.c, spi_discard.c; of the script
- * library, random_dist.c; of the workload library, ycsb_gen.c,
- * workload_options.c.
+ * calls: worker.c, run_shmem.c, spi_discard.c; of the script library,
+ * random_dist.c; of the workload library, ycsb_gen.c, workload_options.c; of
+ * the measurement library, histogram.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -284,10 +284,7 @@ pb_ycsb_execute(PbYcsbDriver *d, PbTxnCounts *counts, SPIPlanPtr plan,
 static inline void
 pb_ycsb_op_done(PbDriverContext *ctx, int op, int64 ns)
 {
-	PbYcsbDriver *d = ctx->state;
-
-	pb_command_done(&ctx->stats[op], ns,
-					pb_slot_command_histogram(d->run, d->slot, op));
+	pb_command_done(&ctx->stats[op], ns, pb_command_hist(ctx, op));
 }
 
 /* doTransactionRead(), or the read of a read-modify-write. */
@@ -543,6 +540,8 @@ pb_ycsb_setup(PbDriverContext *ctx)
 	d->slots = ctx->slots;
 	d->slot = ctx->slot;
 	pb_prng_seed(&d->prng, ctx->seed);
+	ctx->draws[0] = &d->prng;
+	ctx->ndraws = 1;
 	switch ((PbYcsbDist) o->requestdistribution)
 	{
 		case PB_YCSB_DIST_ZIPFIAN:

@@ -75,27 +75,47 @@ $node->safe_psql('postgres', q{
 	GRANT EXECUTE ON FUNCTION polarbench_run(text, int, float8, bigint, int, text, int,
 		text[], int[], jsonb, bigint, int) TO alice});
 my ($stdout, $stderr);
-$node->psql('postgres', 'ALTER EXTENSION polarbench UPDATE',
+$node->psql('postgres', "ALTER EXTENSION polarbench UPDATE TO '1.1'",
 	stdout => \$stdout, stderr => \$stderr, on_error_die => 1);
 like($stderr, qr/polarbench_run is replaced: grant EXECUTE on it again to alice/,
-	'the update says whose grant on polarbench_run to give again');
+	'the update to 1.1 says whose grant on polarbench_run to give again');
 $node->safe_psql('postgres', q{
 	GRANT EXECUTE ON FUNCTION polarbench_run(text, int, float8, bigint, int, text, int,
 		text[], int[], jsonb, bigint, int, jsonb) TO alice});
+is($node->safe_psql('postgres', q{
+	SELECT run_id FROM polarbench_run(script => 'SELECT 1;', transactions => 2)}) > 0,
+	1, 'version 1.1 records runs with the new library');
+$node->psql('postgres', 'ALTER EXTENSION polarbench UPDATE',
+	stdout => \$stdout, stderr => \$stderr, on_error_die => 1);
+unlike($stderr, qr/WARNING/, 'the update to 1.2 warns of nothing');
 is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extname = 'polarbench'}),
-	'1.1', 'ALTER EXTENSION UPDATE goes to 1.1');
+	'1.2', 'ALTER EXTENSION UPDATE goes to 1.2');
+is($node->safe_psql('postgres', q{
+	SELECT has_function_privilege('alice', 'polarbench_run(text, int, float8, bigint, int, text,
+		int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean)', 'EXECUTE')}),
+	't', 'the update to 1.2 carries the grant on polarbench_run over');
 is($node->safe_psql('postgres', q{
 	SELECT run_id || ' ' || transactions || ' ' || status FROM polarbench_runs
-	 ORDER BY run_id DESC LIMIT 1}),
+	 ORDER BY run_id LIMIT 1}),
 	$run, 'the recorded run is still there');
-is($node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_statements'), $statements,
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM polarbench_runs r WHERE status = 'finished'
+	   AND polarbench_report(r.run_id) LIKE '%tps = %'}),
+	'2', 'and the runs of 1.0 and 1.1 are reported on');
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM polarbench_statements WHERE run_id = (SELECT min(run_id) FROM polarbench_runs)}),
+	$statements,
 	'with its per-command figures');
 is($node->safe_psql('postgres', q{
-	SELECT scripts FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
+	SELECT scripts FROM polarbench_runs ORDER BY run_id LIMIT 1}),
 	'{"SELECT 1;"}', 'and its texts, to its role');
 is($node->safe_psql('postgres', q{
 	SELECT transactions FROM polarbench_run(script => 'SELECT 1;', transactions => 3)}),
 	'3', 'runs go on being recorded');
+is($node->safe_psql('postgres', q{
+	SELECT transactions || ' ' || retried || ' ' || (latency_p999 IS NOT NULL)
+	  FROM polarbench_run(script => 'SELECT 1;', transactions => 3, max_tries => 2)}),
+	'3 0 true', 'with the figures of 1.2');
 $node->safe_psql('postgres', q{SELECT polarbench_init('sysbench', table_size => 100)});
 is($node->safe_psql('postgres', q{
 	SELECT reads || ' ' || writes || ' ' || others
@@ -107,7 +127,7 @@ $node->safe_psql('postgres', 'CREATE DATABASE fresh');
 $node->safe_psql('fresh', q{
 	CREATE EXTENSION polarbench;
 	GRANT EXECUTE ON FUNCTION polarbench_run(text, int, float8, bigint, int, text, int,
-		text[], int[], jsonb, bigint, int, jsonb) TO alice});
+		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean) TO alice});
 my $updated = $node->safe_psql('postgres', $catalog);
 my $fresh = $node->safe_psql('fresh', $catalog);
 ok(length($fresh) > 1000, 'the catalog description is not empty');

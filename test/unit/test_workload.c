@@ -18,30 +18,10 @@
 #include <string.h>
 
 #include "pb_workload.h"
+#include "unit_check.h"
 
 #define NDRAWS 1000000
 
-static int	npassed;
-static int	nfailed;
-
-/* Count a check, printing it when it failed. */
-static void
-check(bool ok, const char *fmt,...)
-{
-	va_list		ap;
-
-	if (ok)
-	{
-		npassed++;
-		return;
-	}
-	nfailed++;
-	printf("FAIL: ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 /* Check that x lies in [lo, hi]. */
 static void
@@ -504,6 +484,5 @@ main(void)
 	test_ycsb_values();
 	test_options();
 	test_every_option();
-	printf("%d passed, %d failed\n", npassed, nfailed);
-	return nfailed > 0 ? 1 : 0;
+	return check_summary();
 }

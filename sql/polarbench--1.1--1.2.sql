@@ -1,0 +1,194 @@
+/* polarbench 1.1 to 1.2: latency percentiles, rate, retries, warm-up */
+
+\echo Use "ALTER EXTENSION polarbench UPDATE TO '1.2'" to load this file. \quit
+
+/* what runs, their progress and their statements keep */
+ALTER TABLE polarbench_run_data
+	ADD COLUMN latency_p90 float8,
+	ADD COLUMN latency_p999 float8,
+	ADD COLUMN rate float8,
+	ADD COLUMN latency_limit float8,
+	ADD COLUMN max_tries int,
+	ADD COLUMN warmup float8,
+	ADD COLUMN counters_only boolean,
+	ADD COLUMN failed_serialization bigint,
+	ADD COLUMN failed_deadlock bigint,
+	ADD COLUMN retried bigint,
+	ADD COLUMN retries bigint,
+	ADD COLUMN skipped bigint,
+	ADD COLUMN late bigint,
+	ADD COLUMN lag_avg float8,
+	ADD COLUMN lag_max float8,
+	ADD COLUMN segment bigint;
+
+ALTER TABLE polarbench_progress_data
+	ADD COLUMN latency_p50 float8,
+	ADD COLUMN latency_p90 float8,
+	ADD COLUMN latency_p99 float8,
+	ADD COLUMN latency_p999 float8,
+	ADD COLUMN latency_max float8,
+	ADD COLUMN failed_serialization bigint,
+	ADD COLUMN failed_deadlock bigint,
+	ADD COLUMN retried bigint,
+	ADD COLUMN retries bigint,
+	ADD COLUMN skipped bigint,
+	ADD COLUMN late bigint,
+	ADD COLUMN lag_avg float8;
+
+ALTER TABLE polarbench_statement_data
+	ADD COLUMN retries bigint,
+	ADD COLUMN latency_p50 float8,
+	ADD COLUMN latency_p90 float8,
+	ADD COLUMN latency_p95 float8,
+	ADD COLUMN latency_p99 float8,
+	ADD COLUMN latency_p999 float8;
+
+ALTER TABLE polarbench_operation_data
+	ADD COLUMN latency_p50 float8,
+	ADD COLUMN latency_p90 float8,
+	ADD COLUMN latency_p999 float8;
+
+CREATE OR REPLACE VIEW polarbench_runs AS
+	SELECT r.run_id, r.workload, r.clients, r.duration, r.transactions_limit,
+		   r.progress_interval,
+		   CASE WHEN v.may_read THEN r.vars END AS vars,
+		   r.random_seed,
+		   COALESCE(a.rolname::text, r.run_by::text) AS run_by,
+		   s.status, r.started_at, r.ended_at, r.seconds, r.transactions,
+		   r.tps, r.statements, r.qps, r.failed, r.latency_avg,
+		   r.latency_stddev, r.latency_p50, r.latency_p95, r.latency_p99,
+		   r.latency_max, s.error_sqlstate,
+		   CASE WHEN v.may_read THEN s.error_message END AS error_message,
+		   CASE WHEN v.may_read THEN r.scripts END AS scripts,
+		   r.weights, r.options, r.reads, r.writes, r.others, r.errors,
+		   r.latency_min, r.latency_p90, r.latency_p999, r.rate,
+		   r.latency_limit, r.max_tries, r.warmup, r.counters_only,
+		   r.failed_serialization, r.failed_deadlock, r.retried, r.retries,
+		   r.skipped, r.late, r.lag_avg, r.lag_max
+	  FROM polarbench_run_data r
+	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
+	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
+	  CROSS JOIN LATERAL polarbench_run_status(r.status, r.recorder_pid,
+											   r.started_at, r.error_sqlstate,
+											   r.error_message) s;
+
+CREATE OR REPLACE VIEW polarbench_progress AS
+	SELECT run_id, elapsed, transactions, tps, qps, latency_avg,
+		   latency_stddev, failed, reads, writes, others, errors, latency_p95,
+		   latency_p50, latency_p90, latency_p99, latency_p999, latency_max,
+		   failed_serialization, failed_deadlock, retried, retries, skipped,
+		   late, lag_avg
+	  FROM polarbench_progress_data;
+
+CREATE OR REPLACE VIEW polarbench_statements AS
+	SELECT s.run_id, s.script_no, s.command_no, s.line,
+		   CASE WHEN polarbench_may_read(r.run_by) THEN s.command END AS command,
+		   s.executions, s.failures, s.latency_avg, s.latency_min, s.latency_max,
+		   s.retries, s.latency_p50, s.latency_p90, s.latency_p95,
+		   s.latency_p99, s.latency_p999
+	  FROM polarbench_statement_data s
+	  JOIN polarbench_run_data r USING (run_id);
+
+CREATE OR REPLACE VIEW polarbench_operations AS
+	SELECT o.run_id, o.operation, o.operations, o.errors, o.latency_avg,
+		   o.latency_min, o.latency_max, o.latency_p95, o.latency_p99,
+		   o.operations / nullif(r.seconds, 0) AS throughput,
+		   o.latency_p50, o.latency_p90, o.latency_p999
+	  FROM polarbench_operation_data o
+	  JOIN polarbench_run_data r USING (run_id);
+
+/* what polarbench_run returns has the new figures */
+ALTER TYPE polarbench_result
+	ADD ATTRIBUTE latency_min float8,
+	ADD ATTRIBUTE latency_p90 float8,
+	ADD ATTRIBUTE latency_p999 float8,
+	ADD ATTRIBUTE failed_serialization bigint,
+	ADD ATTRIBUTE failed_deadlock bigint,
+	ADD ATTRIBUTE retried bigint,
+	ADD ATTRIBUTE retries bigint,
+	ADD ATTRIBUTE skipped bigint,
+	ADD ATTRIBUTE late bigint,
+	ADD ATTRIBUTE lag_avg float8,
+	ADD ATTRIBUTE lag_max float8;
+
+/*
+ * polarbench_run takes new arguments: a new function.  Whoever could
+ * execute the old one can execute the new one: the grants are carried over.
+ */
+SELECT pg_catalog.set_config('polarbench_upgrade.grantees',
+	coalesce((SELECT pg_catalog.string_agg(CASE WHEN a.grantee = 0 THEN 'PUBLIC'
+		ELSE pg_catalog.quote_ident(r.rolname) END, ', ')
+	  FROM pg_catalog.pg_proc p
+	 CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
+	  LEFT JOIN pg_catalog.pg_roles r ON r.oid = a.grantee
+	 WHERE p.oid = 'polarbench_run(text, int, float8, bigint, int, text, int, text[], int[], jsonb, bigint, int, jsonb)'::pg_catalog.regprocedure
+	   AND a.grantee <> p.proowner AND a.privilege_type = 'EXECUTE'), ''),
+	true);
+
+DROP FUNCTION polarbench_run(text, int, float8, bigint, int, text, int,
+	text[], int[], jsonb, bigint, int, jsonb);
+
+/*
+ * Start a benchmark run and wait for its end.  workload names built-in
+ * scripts, comma separated, each with an optional @weight as pgbench's -b;
+ * script and scripts give custom scripts in pgbench's language, with
+ * script_weight and weights as pgbench's -f file@weight.  workload may
+ * instead name one of sysbench's OLTP workloads (oltp_read_write, ...) or
+ * YCSB's (ycsb-a .. ycsb-f, ycsb-load), whose options (sysbench's, YCSB's
+ * properties) go in options.  Latencies are in milliseconds.
+ */
+CREATE FUNCTION polarbench_run(
+	workload		text DEFAULT NULL,
+	clients			int DEFAULT 1,
+	duration		float8 DEFAULT NULL,
+	transactions	bigint DEFAULT NULL,
+	progress		int DEFAULT 0,
+	script			text DEFAULT NULL,
+	script_weight	int DEFAULT 1,
+	scripts			text[] DEFAULT NULL,
+	weights			int[] DEFAULT NULL,
+	vars			jsonb DEFAULT NULL,
+	random_seed		bigint DEFAULT NULL,
+	scale			int DEFAULT NULL,
+	options			jsonb DEFAULT NULL,
+	rate			float8 DEFAULT NULL,
+	latency_limit	float8 DEFAULT NULL,
+	max_tries		int DEFAULT 1,
+	warmup			float8 DEFAULT 0,
+	counters_only	boolean DEFAULT false)
+RETURNS polarbench_result
+AS 'MODULE_PATHNAME', 'polarbench_run'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+REVOKE ALL ON FUNCTION polarbench_run(text, int, float8, bigint, int, text,
+	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
+	boolean) FROM PUBLIC;
+
+DO $$
+DECLARE
+	grantees text := pg_catalog.current_setting('polarbench_upgrade.grantees');
+BEGIN
+	IF grantees <> '' THEN
+		EXECUTE 'GRANT EXECUTE ON FUNCTION polarbench_run(text, int, float8, bigint, int, text, int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean) TO '
+			|| grantees;
+	END IF;
+END
+$$;
+
+/*
+ * A run's latency histogram, to plot its distribution: how many successful
+ * transactions took from latency_from up to latency_to milliseconds, for
+ * every bucket that holds any; the counts add up to the transactions.
+ */
+CREATE FUNCTION polarbench_histogram(run_id bigint,
+									 OUT latency_from float8,
+									 OUT latency_to float8,
+									 OUT transactions bigint)
+RETURNS SETOF record
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+	SELECT h.latency_from, h.latency_to, h.transactions
+	  FROM @extschema@.polarbench_histograms h
+	 WHERE h.run_id = polarbench_histogram.run_id
+	 ORDER BY h.latency_from
+$$;
