@@ -22,7 +22,7 @@ typedef struct PbSharedError
 	int			sqlerrcode;		/* 0 while there is none */
 	char		message[1024];
 	char		detail[1024];
-	char		hint[256];
+	char		hint[1024];
 	char		context[1024];	/* where in the worker, or empty */
 } PbSharedError;
 

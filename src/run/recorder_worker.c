@@ -42,6 +42,7 @@
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
 #include "utils/jsonb.h"
+#include "utils/float.h"
 #include "utils/fmgrprotos.h"
 #include "utils/timestamp.h"
 #include "catalog/namespace.h"
@@ -52,6 +53,7 @@
 #include "run.h"
 
 static PbRunShared *recorder_run;
+static dsm_handle recorder_segment;	/* the run's, for polarbench_live and _cancel */
 
 /* The result tables the recorder holds session locks on */
 #define PB_RECORDER_NLOCKS		7
@@ -390,6 +392,7 @@ pb_recorder_insert_run(PbRunConfig *config)
 	pb_column(&c, "started_at", TIMESTAMPTZOID,
 			  TimestampTzGetDatum(GetCurrentTransactionStartTimestamp()), false);
 	pb_column(&c, "recorder_pid", INT4OID, Int32GetDatum(MyProcPid), false);
+	pb_column(&c, "segment", INT8OID, Int64GetDatum((int64) recorder_segment), false);
 
 	pb_recorder_repair();
 	pb_recorder_insert("polarbench_run_data", &c, " RETURNING run_id");
@@ -537,6 +540,58 @@ pb_recorder_progress(int64 run_id, double elapsed, PbRunShared *run,
 	recorder_run->progress_seq++;
 	SpinLockRelease(&recorder_run->mutex);
 	pb_wake_launcher(recorder_run);
+}
+
+/*
+ * pb_recorder_live
+ *		Every second: the figures of the second gone by, published in the
+ *		run's segment for polarbench_live.
+ */
+static void
+pb_recorder_live(PbRunShared *run, char *slots, PbProgressState *ls)
+{
+	PbTotals	totals;
+	PbRunSummary s;
+	PbLiveFigures f;
+	int64		now = pb_now_ns();
+	double		seconds = (now - ls->last_ns) / 1e9;
+	bool		pct;
+
+	pb_totals_read(run, slots, &totals);
+	pb_summary_interval(&ls->last, &totals, seconds, &s);
+	pct = !run->counters_only && s.transactions > 0;
+	if (!run->counters_only)
+	{
+		int64		ok = pb_hist_since(run, slots, -1, ls->last_hist, ls);
+
+		pb_summary_percentiles(&s, ls->hist, ok, 1, 0);
+	}
+	memset(&f, 0, sizeof(f));
+	f.valid = true;
+	f.warming_up = now < run->measure_ns;
+	f.elapsed = f.warming_up ? 0 : (now - run->measure_ns) / 1e9;
+	for (int i = 0; i < run->nclients; i++)
+		if (pg_atomic_read_u32(&pb_slot(run, slots, i)->status) != PB_SLOT_EXITED)
+			f.clients++;
+	f.transactions = totals.transactions - totals.failed;
+	f.tps = s.tps;
+	f.qps = s.qps;
+	f.failed_per_second = seconds > 0 ? s.failed / seconds : 0;
+	f.retried_per_second = seconds > 0 ? s.retried / seconds : 0;
+	f.latency_avg = s.transactions > 0 ? s.latency_avg : get_float8_nan();
+	f.latency_p50 = pct ? s.latency_p50 : get_float8_nan();
+	f.latency_p90 = pct ? s.latency_p90 : get_float8_nan();
+	f.latency_p95 = pct ? s.latency_p95 : get_float8_nan();
+	f.latency_p99 = pct ? s.latency_p99 : get_float8_nan();
+	f.latency_p999 = pct ? s.latency_p999 : get_float8_nan();
+	f.latency_max = pct ? s.latency_max : get_float8_nan();
+	f.lag_avg = run->rate > 0 && s.transactions > 0 ? s.lag_avg : get_float8_nan();
+	ls->last = totals;
+	ls->last_ns = now;
+
+	SpinLockAcquire(&run->mutex);
+	run->live = f;
+	SpinLockRelease(&run->mutex);
 }
 
 /*
@@ -860,6 +915,7 @@ pb_recorder_main(Datum main_arg)
 	PbRunConfig *config;
 
 	seg = pb_worker_attach(main_arg, "polarbench recorder");
+	recorder_segment = dsm_segment_handle(seg);
 	toc = shm_toc_attach(PB_RUN_MAGIC, dsm_segment_address(seg));
 	if (toc == NULL)
 		elog(ERROR, "invalid polarbench run segment");
@@ -906,7 +962,9 @@ pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config)
 {
 	int64		run_id;
 	PbProgressState ps;
+	PbProgressState ls;			/* polarbench_live's, every second */
 	int			ticks = 0;
+	int			live_ticks = 0;
 
 	run_id = pb_recorder_insert_run(config);
 	SpinLockAcquire(&run->mutex);
@@ -933,11 +991,25 @@ pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config)
 		ps.last_op_hist[op] = palloc0(sizeof(uint64) * PB_HIST_BUCKETS);
 	ps.pct = config->kind == PB_KIND_SYSBENCH ?
 		((const PbSysbenchOptions *) config->options)->percentile : 95;
+	memset(&ls, 0, sizeof(ls));
+	ls.last_ns = run->start_ns;
+	ls.hist = ps.hist;			/* scratch, shared */
+	ls.merged = ps.merged;
+	ls.last_hist = palloc0(sizeof(uint64) * PB_HIST_BUCKETS);
 
 	pgstat_report_activity(STATE_RUNNING, "polarbench: recording");
 	while (!pb_clients_exited(run, slots))
 	{
 		long		timeout = 1000;
+		int64		live_tick = run->start_ns + (int64) (live_ticks + 1) * 1000000000;
+
+		if (pb_now_ns() >= live_tick)
+		{
+			live_ticks++;
+			pb_recorder_live(run, slots, &ls);
+			continue;
+		}
+		timeout = Min(timeout, (live_tick - pb_now_ns()) / 1000000 + 1);
 
 		if (run->progress_interval > 0 && run->start_ns > 0)
 		{

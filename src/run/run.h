@@ -158,6 +158,31 @@ typedef struct PbClientSlot
 	 */
 } PbClientSlot;
 
+/*
+ * The figures of a run's last second, which the recorder computes every
+ * second for polarbench_live; latencies in ms, NaN when not measured.
+ */
+typedef struct PbLiveFigures
+{
+	bool		valid;			/* computed at least once */
+	bool		warming_up;		/* nothing is counted yet */
+	double		elapsed;		/* seconds measured so far */
+	int			clients;		/* still running */
+	int64		transactions;	/* so far, successful */
+	double		tps;
+	double		qps;
+	double		failed_per_second;
+	double		retried_per_second;
+	double		latency_avg;
+	double		latency_p50;
+	double		latency_p90;
+	double		latency_p95;
+	double		latency_p99;
+	double		latency_p999;
+	double		latency_max;
+	double		lag_avg;
+} PbLiveFigures;
+
 /* The run's shared state */
 typedef struct PbRunShared
 {
@@ -213,6 +238,7 @@ typedef struct PbRunShared
 	bool		recorded;		/* the run's final row is committed */
 	int			progress_seq;	/* bumped at each progress record */
 	char		progress_line[PB_PROGRESS_LINE_LEN];
+	PbLiveFigures live;			/* the last second's figures */
 	int			failed_client;	/* client number, or PB_FAILED_BY_* */
 	PbSharedError error;		/* why the run failed; the first one wins */
 } PbRunShared;
@@ -315,6 +341,9 @@ typedef struct PbRunParams
 	Oid			owner;			/* extension owner */
 	const char *schema;			/* extension schema */
 	bool		release_xmin;	/* the caller's snapshot is not needed */
+	/* called once the run is recorded and its clients released, or NULL */
+	void		(*on_started) (int64 run_id, void *arg);
+	void	   *on_started_arg;
 } PbRunParams;
 
 /* What a finished run gives back */
@@ -524,6 +553,13 @@ extern void pb_hist_merge(PbRunShared *run, char *slots, int command,
 #define PB_INTERRUPTED_SQLSTATE	ERRCODE_ADMIN_SHUTDOWN
 #define PB_INTERRUPTED_MESSAGE	"the run was interrupted: its recorder stopped before the run ended"
 extern bool pb_recorder_running(int pid, TimestampTz since);
+extern Oid	pb_extension_owner(Oid *schema);
+
+/* run_entry.c: what polarbench_run and a background run's conductor share */
+extern void pb_check_caller(const char *function, bool background);
+extern void pb_run_from_args(FunctionCallInfo fcinfo, bool background,
+							 PbRunParams *params, PbRunConfig **config,
+							 PbRunResult *result);
 
 /* run_check.c */
 extern int	pb_check_scripts(PbScriptSet *set, const char *const *values);

@@ -493,37 +493,6 @@ pb_detect_scale(void)
 }
 
 /*
- * pb_extension_owner
- *		The owner of the polarbench extension, who owns its result tables,
- *		and the extension's schema.
- */
-static Oid
-pb_extension_owner(Oid extoid, Oid *schema)
-{
-	Relation	rel;
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tuple;
-	Oid			owner = InvalidOid;
-
-	rel = table_open(ExtensionRelationId, AccessShareLock);
-	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ,
-				ObjectIdGetDatum(extoid));
-	scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
-	tuple = systable_getnext(scan);
-	if (HeapTupleIsValid(tuple))
-	{
-		owner = ((Form_pg_extension) GETSTRUCT(tuple))->extowner;
-		*schema = ((Form_pg_extension) GETSTRUCT(tuple))->extnamespace;
-	}
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-	if (!OidIsValid(owner))
-		elog(ERROR, "extension polarbench not found");
-	return owner;
-}
-
-/*
  * pb_check_pacing
  *		The run's rate, latency limit, tries and warm-up, checked as pgbench
  *		checks -R, -L and --max-tries; the warm-up must leave some of the
@@ -683,12 +652,15 @@ pb_result_row(FunctionCallInfo fcinfo, const PbRunConfig *config,
  *		Refuse what cannot work: a benchmark started from a restricted
  *		context, from a transaction whose changes the clients could not see
  *		(and whose locks they might wait for forever), or by a role that may
- *		not log in (the clients log in as it).
+ *		not log in (the clients log in as it).  function is the SQL
+ *		function called; in the conductor of a background run (the one
+ *		polarbench worker that may start a run), background.
  */
-static void
-pb_check_caller(void)
+void
+pb_check_caller(const char *function, bool background)
 {
-	pb_refuse_in_worker("polarbench_run");
+	if (!background)
+		pb_refuse_in_worker(function);
 	if (InSecurityRestrictedOperation())
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -696,7 +668,8 @@ pb_check_caller(void)
 	if (TransactionIdIsValid(GetTopTransactionIdIfAny()))
 		ereport(ERROR,
 				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
-				 errmsg("polarbench_run cannot run in a transaction that has written data or taken an ACCESS EXCLUSIVE lock"),
+				 errmsg("%s cannot run in a transaction that has written data or taken an ACCESS EXCLUSIVE lock",
+						function),
 				 errdetail("Benchmark clients run in transactions of their own: they cannot see this transaction's changes and could wait for its locks."),
 				 errhint("Commit or roll back first, then start the run.")));
 	if (RecoveryInProgress())
@@ -909,15 +882,34 @@ polarbench_run(PG_FUNCTION_ARGS)
 	PbRunConfig *config;
 	PbRunParams params;
 	PbRunResult result;
+
+	memset(&params, 0, sizeof(params));
+	pb_run_from_args(fcinfo, false, &params, &config, &result);
+	PG_RETURN_DATUM(pb_result_row(fcinfo, config, &params, &result));
+}
+
+/*
+ * pb_run_from_args
+ *		Check polarbench_run()'s arguments in fcinfo, resolve them into a
+ *		configuration (*config) and parameters (*params, whose on_started
+ *		the caller may have set), launch the run and wait for its end.  In
+ *		the conductor of a background run (background), no caller's
+ *		statement waits: its snapshot is not kept.
+ */
+void
+pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_out,
+				 PbRunConfig **config_out, PbRunResult *result_out)
+{
+	PbRunConfig *config;
+	PbRunParams params = *params_out;
 	const PbWorkloadDef *native = NULL;
 	bool		limited;
 	double		text_bytes = 0;
-	Oid			extoid;
 	Oid			schema = InvalidOid;
 	int			clients;
 	int			nplans;
 
-	pb_check_caller();
+	pb_check_caller("polarbench_run", background);
 	if (!PG_ARGISNULL(ARG_WORKLOAD))
 		native = pb_native_workload(text_to_cstring(PG_GETARG_TEXT_PP(ARG_WORKLOAD)));
 
@@ -936,7 +928,6 @@ polarbench_run(PG_FUNCTION_ARGS)
 				 errdetail("A run needs one background worker per client and one more for its recorder."),
 				 errhint("Raise max_worker_processes (it takes a server restart), or run with fewer clients.")));
 
-	memset(&params, 0, sizeof(params));
 	params.nclients = clients;
 	if (!PG_ARGISNULL(ARG_DURATION) && !PG_ARGISNULL(ARG_TRANSACTIONS))
 		ereport(ERROR,
@@ -1016,18 +1007,17 @@ polarbench_run(PG_FUNCTION_ARGS)
 						params.command_histograms);
 	}
 
-	extoid = get_extension_oid("polarbench", false);
-	params.owner = pb_extension_owner(extoid, &schema);
+	params.owner = pb_extension_owner(&schema);
 	params.schema = get_namespace_name(schema);
 
-	params.release_xmin = pb_can_release_snapshot(fcinfo);
+	params.release_xmin = background || pb_can_release_snapshot(fcinfo);
 	if (!params.release_xmin)
 		ereport(NOTICE,
 				(errmsg("this run holds back the removal of dead rows until it ends"),
 				 errdetail("The calling statement's snapshot stays in use while the run goes on, so row versions the clients make dead cannot be pruned, which slows workloads that update."),
 				 errhint("Run it as a statement of its own, such as SELECT * FROM polarbench_run(...), at READ COMMITTED, in a transaction that has written nothing and has no cursor open.")));
 
-	pb_launch_run(config, &params, &result);
-
-	PG_RETURN_DATUM(pb_result_row(fcinfo, config, &params, &result));
+	*config_out = config;
+	*params_out = params;
+	pb_launch_run(config, &params, result_out);
 }

@@ -305,7 +305,9 @@ pb_launcher_tick(PbLaunch *launch, long timeout_ms)
 					PB_SEE_LOG);
 	if (pg_atomic_read_u32(&run->stop_reason) == PB_STOP_NONE)
 		pb_check_lock_waits(launch);
-	if (pg_atomic_read_u32(&run->stop_reason) == PB_STOP_FAILED)
+	/* failed, or canceled by polarbench_cancel(): stop what the clients run */
+	if (pg_atomic_read_u32(&run->stop_reason) == PB_STOP_FAILED ||
+		pg_atomic_read_u32(&run->stop_reason) == PB_STOP_CANCELED)
 		pb_interrupt_clients(launch);
 	if (launch->release_xmin)
 		pb_release_xmin();
@@ -597,6 +599,8 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 		pg_atomic_write_u32(&run->state, PB_STATE_RUNNING);
 		ConditionVariableBroadcast(&run->start_cv);
 		pb_wake_recorder(run);
+		if (params->on_started != NULL)
+			params->on_started(run->run_id, params->on_started_arg);
 	}
 
 	/* relay progress until the recorder has written the end of the run */
@@ -660,6 +664,12 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 		pb_shared_error_raise(&error,
 							  pb_failure_context(failed_client, result->run_id,
 												 recorded));
+	/* this backend was not interrupted, so polarbench_cancel() stopped it */
+	if (reason == PB_STOP_CANCELED && recorded)
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("run " INT64_FORMAT " was canceled", result->run_id),
+				 errdetail("polarbench_cancel() was called for it; the run is recorded as canceled.")));
 	if (!recorded)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),

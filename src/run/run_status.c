@@ -4,6 +4,7 @@
  *	  Whether a run recorded as running is still going: its recorder is
  *	  alive.  The views and the next run's recorder ask it alike, and a run
  *	  that is not is shown and recorded as interrupted (PB_INTERRUPTED_*).
+ *	  And who owns the run history: the extension's owner and schema.
  *
  * calls: nothing of polarbench's.
  *
@@ -11,8 +12,15 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_extension.h"
+#include "commands/extension.h"
 #include "postmaster/bgworker.h"
 #include "utils/backend_status.h"
+#include "utils/fmgroids.h"
 
 #include "admission.h"
 #include "run.h"
@@ -40,4 +48,36 @@ pb_recorder_running(int pid, TimestampTz since)
 		return type != NULL && strcmp(type, PB_RECORDER_WORKER_TYPE) == 0;
 	}
 	return false;
+}
+
+/*
+ * pb_extension_owner
+ *		The owner of the polarbench extension, who owns its result tables,
+ *		and the extension's schema in *schema.
+ */
+Oid
+pb_extension_owner(Oid *schema)
+{
+	Oid			extoid = get_extension_oid("polarbench", false);
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	Oid			owner = InvalidOid;
+
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(extoid));
+	scan = systable_beginscan(rel, ExtensionOidIndexId, true, NULL, 1, &key);
+	tuple = systable_getnext(scan);
+	if (HeapTupleIsValid(tuple))
+	{
+		owner = ((Form_pg_extension) GETSTRUCT(tuple))->extowner;
+		*schema = ((Form_pg_extension) GETSTRUCT(tuple))->extnamespace;
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	if (!OidIsValid(owner))
+		elog(ERROR, "extension polarbench not found");
+	return owner;
 }

@@ -95,6 +95,10 @@ is($node->safe_psql('postgres', q{
 		int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean)', 'EXECUTE')}),
 	't', 'the update to 1.2 carries the grant on polarbench_run over');
 is($node->safe_psql('postgres', q{
+	SELECT has_function_privilege('alice', 'polarbench_start(text, int, float8, bigint, int, text,
+		int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean)', 'EXECUTE')}),
+	't', 'and gives polarbench_start to whoever could run polarbench_run');
+is($node->safe_psql('postgres', q{
 	SELECT run_id || ' ' || transactions || ' ' || status FROM polarbench_runs
 	 ORDER BY run_id LIMIT 1}),
 	$run, 'the recorded run is still there');
@@ -127,6 +131,8 @@ $node->safe_psql('postgres', 'CREATE DATABASE fresh');
 $node->safe_psql('fresh', q{
 	CREATE EXTENSION polarbench;
 	GRANT EXECUTE ON FUNCTION polarbench_run(text, int, float8, bigint, int, text, int,
+		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean) TO alice;
+	GRANT EXECUTE ON FUNCTION polarbench_start(text, int, float8, bigint, int, text, int,
 		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean) TO alice});
 my $updated = $node->safe_psql('postgres', $catalog);
 my $fresh = $node->safe_psql('fresh', $catalog);
