@@ -43,6 +43,10 @@ ALTER TABLE polarbench_statement_data
 	ADD COLUMN latency_p99 float8,
 	ADD COLUMN latency_p999 float8;
 
+/* the CPU time each client took, from the end of the warm-up to its stop */
+ALTER TABLE polarbench_client_data
+	ADD COLUMN cpu_seconds float8;
+
 ALTER TABLE polarbench_operation_data
 	ADD COLUMN latency_p50 float8,
 	ADD COLUMN latency_p90 float8,
@@ -96,6 +100,11 @@ CREATE OR REPLACE VIEW polarbench_operations AS
 		   o.latency_p50, o.latency_p90, o.latency_p999
 	  FROM polarbench_operation_data o
 	  JOIN polarbench_run_data r USING (run_id);
+
+CREATE OR REPLACE VIEW polarbench_clients AS
+	SELECT run_id, client, transactions, failed, errors, latency_sum,
+		   cpu_seconds
+	  FROM polarbench_client_data;
 
 /* what polarbench_run returns has the new figures */
 ALTER TYPE polarbench_result

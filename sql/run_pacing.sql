@@ -20,6 +20,12 @@ SELECT command_no, executions,
  WHERE run_id = (SELECT max(run_id) FROM polarbench_runs) AND command_no > 4
  ORDER BY command_no;
 
+-- each client's CPU time: some, and no more than the time it ran
+SELECT count(*) AS clients,
+       bool_and(c.cpu_seconds > 0 AND c.cpu_seconds <= r.seconds + 0.01) AS cpu_within_run
+  FROM polarbench_clients c JOIN polarbench_runs r USING (run_id)
+ WHERE run_id = (SELECT max(run_id) FROM polarbench_runs);
+
 -- polarbench_histogram: buckets in order whose counts add up to the run's
 -- transactions, and that hold its percentiles
 SELECT count(*) > 0 AS buckets,

@@ -141,6 +141,7 @@ CREATE TABLE polarbench_client_data (
 	failed				bigint NOT NULL,
 	errors				bigint NOT NULL,
 	latency_sum			float8 NOT NULL,
+	cpu_seconds			float8,
 	PRIMARY KEY (run_id, client)
 );
 
@@ -252,7 +253,8 @@ CREATE VIEW polarbench_operations AS
 	  JOIN polarbench_run_data r USING (run_id);
 
 CREATE VIEW polarbench_clients AS
-	SELECT run_id, client, transactions, failed, errors, latency_sum
+	SELECT run_id, client, transactions, failed, errors, latency_sum,
+		   cpu_seconds
 	  FROM polarbench_client_data;
 
 CREATE VIEW polarbench_histograms AS

@@ -22,6 +22,7 @@
 #include "postgres.h"
 
 #include <math.h>
+#include <sys/resource.h>
 
 #include "access/xact.h"
 #include "miscadmin.h"
@@ -69,6 +70,7 @@ typedef struct PbClient
 
 	PbThrottle	throttle;		/* under a rate */
 	bool		measuring;		/* the warm-up is over */
+	int64		cpu_start_ns;	/* the process's CPU time when it began */
 	PbCommandStats *scratch_stats;	/* counted into during the warm-up */
 } PbClient;
 
@@ -250,6 +252,21 @@ pb_client_add_counts(PbClientSlot *slot, const PbTxnCounts *counts,
 }
 
 /*
+ * pb_cpu_ns
+ *		The CPU time this process has taken, user and system, in ns.
+ */
+static int64
+pb_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+	return ((int64) ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000 +
+		((int64) ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
+}
+
+/*
  * pb_client_start_measuring
  *		At the end of the warm-up: count commands into the slot from now on.
  */
@@ -257,6 +274,7 @@ static void
 pb_client_start_measuring(void)
 {
 	client.measuring = true;
+	client.cpu_start_ns = pb_cpu_ns();
 	client.ctx.stats = pb_slot_commands(client.slot);
 	client.ctx.command_hists = client.run->command_histograms ?
 		pb_slot_command_histogram(client.run, client.slot, 0) : NULL;
@@ -375,19 +393,24 @@ pb_client_loop(void)
 
 		CHECK_FOR_INTERRUPTS();
 
+		/* a retry's commands are timed from where the retry starts */
+		client.ctx.txn_begin_ns = now;
+		client.ctx.txn_end_ns = 0;
 		if (!client.driver->transaction(&client.ctx, &counts))
 		{
 			/* the run ended in the transaction: it does not count */
 			now = pb_now_ns();
 			break;
 		}
-		now = pb_now_ns();
+		now = client.ctx.txn_end_ns != 0 ? client.ctx.txn_end_ns : pb_now_ns();
 		client.done++;
 		if (client.measuring)
 			pb_client_add_counts(slot, &counts, now - client.scheduled_ns,
 								 client.begin_ns - client.scheduled_ns);
 	}
 	slot->finish_ns = now;
+	if (client.measuring)
+		slot->cpu_ns = pb_cpu_ns() - client.cpu_start_ns;
 
 	/* stopped by polarbench.max_run_duration, not by the run's own end */
 	if (now >= client.run->limit_ns &&

@@ -695,6 +695,7 @@ pb_recorder_clients(int64 run_id, char *slots)
 				  Int64GetDatum(pg_atomic_read_u64(&slot->errors)), false);
 		pb_column(&c, "latency_sum", FLOAT8OID,
 				  Float8GetDatum(pg_atomic_read_u64(&slot->latency_sum_ns) / 1e6), false);
+		pb_column(&c, "cpu_seconds", FLOAT8OID, Float8GetDatum(slot->cpu_ns / 1e9), false);
 		pb_recorder_insert("polarbench_client_data", &c, "");
 	}
 }

@@ -149,6 +149,8 @@ typedef struct PbClientSlot
 	pg_atomic_uint64 latency_min_ns;	/* PG_UINT64_MAX before the first */
 	pg_atomic_uint64 latency_max_ns;
 	int64		finish_ns;		/* monotonic clock when the client stopped */
+	int64		cpu_ns;			/* CPU time (user and system) it took from
+								 * the end of the warm-up to its stop */
 	int64		key_in_flight;	/* YCSB insert key not yet acknowledged, or
 								 * -1; under PbRunShared.keys_mutex */
 	/*
@@ -403,6 +405,14 @@ typedef struct PbDriverContext
 	void	   *state;			/* the driver's */
 
 	/*
+	 * The clock at the transaction's start, set by the client; and at its
+	 * end, set by a driver that read it anyway (else 0): a clock read costs
+	 * as much as a meta-command, so none is made twice.
+	 */
+	int64		txn_begin_ns;
+	int64		txn_end_ns;
+
+	/*
 	 * Where commands are counted: the slot's counters and per-command
 	 * histograms (NULL when the run keeps none), or scratch ones during the
 	 * warm-up.
@@ -593,7 +603,7 @@ extern void pb_executor_free(PbExecutor *exec);
 extern void pb_executor_set_client(PbExecutor *exec, PbClientState *client);
 extern bool pb_executor_run_script(PbExecutor *exec, int script_no,
 								   PbCommandStats *stats, uint64 *hists,
-								   PbTxnCounts *counts);
+								   PbTxnCounts *counts, int64 *clock_ns);
 extern void pb_executor_abort(PbExecutor *exec);
 extern int	pb_executor_current_command(PbExecutor *exec);
 

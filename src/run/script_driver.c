@@ -95,6 +95,7 @@ pb_script_transaction(PbDriverContext *ctx, PbTxnCounts *counts)
 {
 	PbScriptDriver *d = ctx->state;
 	int			script_no = pb_choose_script(d->set, &d->choose_prng);
+	int64		clock_ns = ctx->txn_begin_ns;
 	bool		done;
 
 	d->current_script = script_no;
@@ -104,7 +105,9 @@ pb_script_transaction(PbDriverContext *ctx, PbTxnCounts *counts)
 								  ctx->run->counters_only ? NULL :
 								  ctx->stats + d->stats_offset[script_no],
 								  pb_command_hist(ctx, d->stats_offset[script_no]),
-								  counts);
+								  counts, &clock_ns);
+	if (!ctx->run->counters_only)
+		ctx->txn_end_ns = clock_ns;
 	ctx->current_command = -1;
 	return done;
 }

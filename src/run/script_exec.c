@@ -736,19 +736,21 @@ pb_sleep(PbExecutor *exec, int64 usec)
  *		Run one script from its first command to its last: one benchmark
  *		transaction.  Counts each command's executions and time into stats
  *		unless it is NULL and, unless NULL too, the commands' histograms that start at hists, and
- *		SQL commands into counts.  Returns false if the run ended
+ *		SQL commands into counts.  *clock_ns is the clock at the start of
+ *		the first command; when the commands are timed, it is set to the
+ *		clock at the end of the last.  Returns false if the run ended
  *		in a \sleep of the script (then its open transaction is rolled back
  *		and the script does not count).  Errors propagate; the caller
  *		aborts the transaction with pb_executor_abort().
  */
 bool
 pb_executor_run_script(PbExecutor *exec, int script_no, PbCommandStats *stats,
-					   uint64 *hists, PbTxnCounts *counts)
+					   uint64 *hists, PbTxnCounts *counts, int64 *clock_ns)
 {
 	PbScript   *script = &exec->set->scripts[script_no];
 	PbPrepared *prepared = exec->prepared[script_no];
 	int			pc = 0;
-	int64		start = stats ? pb_now_ns() : 0;
+	int64		start = *clock_ns;
 
 	while (pc < script->ncommands)
 	{
@@ -787,6 +789,8 @@ pb_executor_run_script(PbExecutor *exec, int script_no, PbCommandStats *stats,
 		}
 		pc = next;
 	}
+	if (stats != NULL)
+		*clock_ns = start;
 
 	if (exec->in_block)
 		ereport(ERROR,
