@@ -484,8 +484,9 @@ typedef struct PbDriver
 
 /* spi_discard.c */
 extern ParamListInfo pb_params_make(int nparams, const Oid *types);
+extern bool pb_plan_is_read_only(SPIPlanPtr plan);
 extern void pb_spi_run(SPIPlanPtr plan, ParamListInfo params,
-					   PbTxnCounts *counts);
+					   PbTxnCounts *counts, bool read_only);
 extern void pb_absorb_ignorable_error(MemoryContext cxt, PbRunShared *run);
 
 /* script_driver.c, sysbench_driver.c, ycsb_driver.c */

@@ -54,6 +54,7 @@ typedef struct PbPlan
 	FmgrInfo   *input_funcs;
 	Oid		   *input_params;
 	ParamListInfo params;		/* the values of each execution */
+	bool		read_only;		/* a SELECT that writes nothing itself */
 } PbPlan;
 
 /* One command of a script, prepared */
@@ -247,6 +248,7 @@ pb_prepare_plan(PbExecutor *exec, const PbCommand *cmd)
 		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
 	if (SPI_keepplan(p->plan) != 0)
 		elog(ERROR, "SPI_keepplan failed");
+	p->read_only = pb_plan_is_read_only(p->plan);
 
 	p->input_funcs = MemoryContextAllocZero(exec->cxt, sizeof(FmgrInfo) * Max(cmd->nparams, 1));
 	p->input_params = MemoryContextAllocZero(exec->cxt, sizeof(Oid) * Max(cmd->nparams, 1));
@@ -672,11 +674,12 @@ pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p,
 	if (cmd->result_target == PB_RESULT_NONE)
 	{
 		/* nobody reads the rows: they are made and dropped */
-		pb_spi_run(plan->plan, plan->params, counts);
+		pb_spi_run(plan->plan, plan->params, counts, implicit && plan->read_only);
 	}
 	else
 	{
-		rc = SPI_execute_plan_with_paramlist(plan->plan, plan->params, false, 0);
+		rc = SPI_execute_plan_with_paramlist(plan->plan, plan->params,
+											 implicit && plan->read_only, 0);
 		if (rc < 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -90,20 +90,56 @@ pb_params_make(int nparams, const Oid *types)
 }
 
 /*
+ * pb_plan_is_read_only
+ *		Whether every statement of a plan only reads: a SELECT without FOR
+ *		UPDATE/SHARE and without a data-modifying WITH, as the server's
+ *		CommandIsReadOnly() says of its plan.  (Functions it calls may
+ *		write; they take snapshots of their own, as in any SELECT.)
+ */
+bool
+pb_plan_is_read_only(SPIPlanPtr plan)
+{
+	ListCell   *lc;
+
+	foreach(lc, SPI_plan_get_plan_sources(plan))
+	{
+		CachedPlanSource *source = lfirst(lc);
+		ListCell   *lq;
+
+		if (source->query_list == NIL)
+			return false;
+		foreach(lq, source->query_list)
+		{
+			Query	   *query = lfirst_node(Query, lq);
+
+			if (query->commandType != CMD_SELECT || query->rowMarks != NIL ||
+				query->hasModifyingCTE)
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
  * pb_spi_run
  *		Execute a prepared plan with SPI connected, its rows dropped, and
  *		count it as a read if it returns rows, else a write if it affected
- *		rows, else other.  Errors propagate.
+ *		rows, else other.  With read_only (a plan that only reads, the one
+ *		statement of a transaction whose snapshot is the active one), the
+ *		statement runs with that snapshot, as the server runs a statement
+ *		sent on its own, instead of SPI taking a second one.  Errors
+ *		propagate.
  */
 void
-pb_spi_run(SPIPlanPtr plan, ParamListInfo params, PbTxnCounts *counts)
+pb_spi_run(SPIPlanPtr plan, ParamListInfo params, PbTxnCounts *counts,
+		   bool read_only)
 {
 	SPIExecuteOptions options;
 	int			rc;
 
 	memset(&options, 0, sizeof(options));
 	options.params = params;
-	options.read_only = false;
+	options.read_only = read_only;
 	options.dest = &discard.pub;
 	discard.returns_rows = false;
 	rc = SPI_execute_plan_extended(plan, &options);

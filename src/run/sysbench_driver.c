@@ -104,6 +104,7 @@ typedef struct PbSbDriver
 	PbPrng		prng;
 	bool		uses[SB_NSTATEMENTS];	/* the statements the workload prepares */
 	SPIPlanPtr *plans;			/* [table * SB_NSTATEMENTS + statement] */
+	bool		read_only[SB_NSTATEMENTS];	/* the statement is a plain SELECT */
 	char	  **texts;			/* the same, as shown in pg_stat_activity */
 	bool		keep;			/* plans kept past the transaction */
 	bool		in_block;		/* between BEGIN and COMMIT */
@@ -199,6 +200,7 @@ pb_sb_prepare(PbSbDriver *d, MemoryContext cxt)
 				elog(ERROR, "SPI_keepplan failed");
 			d->plans[t * SB_NSTATEMENTS + s] = plan;
 			d->texts[t * SB_NSTATEMENTS + s] = sql;
+			d->read_only[s] = pb_plan_is_read_only(plan);
 		}
 }
 
@@ -246,7 +248,8 @@ pb_sb_execute(PbSbDriver *d, PbDriverContext *ctx, PbTxnCounts *counts,
 	if (implicit)
 		pb_xact_begin(NIL);
 	pb_sb_report_activity(d, d->texts[t * SB_NSTATEMENTS + s]);
-	pb_spi_run(d->plans[t * SB_NSTATEMENTS + s], params, counts);
+	pb_spi_run(d->plans[t * SB_NSTATEMENTS + s], params, counts,
+			   implicit && d->read_only[s]);
 	if (implicit)
 		pb_xact_commit();
 	pb_command_done(&ctx->stats[s], pb_now_ns() - start, pb_command_hist(ctx, s));

@@ -276,7 +276,8 @@ pb_ycsb_execute(PbYcsbDriver *d, PbTxnCounts *counts, SPIPlanPtr plan,
 		pgstat_report_activity(STATE_RUNNING, sql);
 		d->activity = sql;
 	}
-	pb_spi_run(plan, params, counts);
+	/* a statement in a transaction of its own: a read uses its snapshot */
+	pb_spi_run(plan, params, counts, pb_plan_is_read_only(plan));
 	pb_xact_commit();
 }
 
