@@ -94,6 +94,16 @@ SELECT transactions, failed, failed_serialization, failed_deadlock, retried, ret
 -- pgbench's report says it in its words
 SELECT line FROM regexp_split_to_table(polarbench_report((SELECT max(run_id) FROM polarbench_runs)), E'\n') line
  WHERE line ~ '^(maximum number|number of (failed|serialization|deadlock|transactions retried)|total number)';
+-- real contention: four clients update one row at REPEATABLE READ, where a
+-- concurrent update is a serialization failure; whatever the interleaving,
+-- every successful transaction added one, once, and failures were retried
+UPDATE pgbench_branches SET bbalance = 0 WHERE bid = 1;
+SELECT transactions AS rr_transactions, transactions + failed AS rr_all
+  FROM polarbench_run(script => E'BEGIN ISOLATION LEVEL REPEATABLE READ;\nSELECT bbalance FROM pgbench_branches WHERE bid = 1;\n\\sleep 1 ms\nUPDATE pgbench_branches SET bbalance = bbalance + 1 WHERE bid = 1;\nEND;\n',
+                      clients => 4, transactions => 20, max_tries => 1000) \gset
+SELECT :rr_all AS all_ended, bbalance = :rr_transactions AS each_success_once
+  FROM pgbench_branches WHERE bid = 1;
+
 -- unlimited tries with a duration: no failure is left; a transaction the
 -- run's end cuts short is not counted, as in pgbench
 SELECT setval('pacing_tries', 1, false);
