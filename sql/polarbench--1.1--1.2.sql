@@ -19,7 +19,9 @@ ALTER TABLE polarbench_run_data
 	ADD COLUMN late bigint,
 	ADD COLUMN lag_avg float8,
 	ADD COLUMN lag_max float8,
-	ADD COLUMN segment bigint;
+	ADD COLUMN segment bigint,
+	ADD COLUMN settings jsonb,
+	ADD COLUMN effective_settings jsonb;
 
 ALTER TABLE polarbench_progress_data
 	ADD COLUMN latency_p50 float8,
@@ -68,7 +70,9 @@ CREATE OR REPLACE VIEW polarbench_runs AS
 		   r.latency_min, r.latency_p90, r.latency_p999, r.rate,
 		   r.latency_limit, r.max_tries, r.warmup, r.counters_only,
 		   r.failed_serialization, r.failed_deadlock, r.retried, r.retries,
-		   r.skipped, r.late, r.lag_avg, r.lag_max
+		   r.skipped, r.late, r.lag_avg, r.lag_max,
+		   CASE WHEN v.may_read THEN r.settings END AS settings,
+		   r.effective_settings
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -165,14 +169,15 @@ CREATE FUNCTION polarbench_run(
 	latency_limit	float8 DEFAULT NULL,
 	max_tries		int DEFAULT 1,
 	warmup			float8 DEFAULT 0,
-	counters_only	boolean DEFAULT false)
+	counters_only	boolean DEFAULT false,
+	settings		jsonb DEFAULT NULL)
 RETURNS polarbench_result
 AS 'MODULE_PATHNAME', 'polarbench_run'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_run(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
-	boolean) FROM PUBLIC;
+	boolean, jsonb) FROM PUBLIC;
 
 /* background runs, watched and steered from any session (polarbench_start's
  * grants follow polarbench_run's, below) */
@@ -200,14 +205,15 @@ CREATE FUNCTION polarbench_start(
 	latency_limit	float8 DEFAULT NULL,
 	max_tries		int DEFAULT 1,
 	warmup			float8 DEFAULT 0,
-	counters_only	boolean DEFAULT false)
+	counters_only	boolean DEFAULT false,
+	settings		jsonb DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'polarbench_start'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_start(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
-	boolean) FROM PUBLIC;
+	boolean, jsonb) FROM PUBLIC;
 
 /*
  * Wait for a run to end, at most timeout seconds (NULL: as long as it
@@ -258,9 +264,9 @@ DECLARE
 	grantees text := pg_catalog.current_setting('polarbench_upgrade.grantees');
 BEGIN
 	IF grantees <> '' THEN
-		EXECUTE 'GRANT EXECUTE ON FUNCTION polarbench_run(text, int, float8, bigint, int, text, int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean) TO '
+		EXECUTE 'GRANT EXECUTE ON FUNCTION polarbench_run(text, int, float8, bigint, int, text, int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb) TO '
 			|| grantees;
-		EXECUTE 'GRANT EXECUTE ON FUNCTION polarbench_start(text, int, float8, bigint, int, text, int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean) TO '
+		EXECUTE 'GRANT EXECUTE ON FUNCTION polarbench_start(text, int, float8, bigint, int, text, int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb) TO '
 			|| grantees;
 	END IF;
 END

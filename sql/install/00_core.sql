@@ -60,7 +60,9 @@ CREATE TABLE polarbench_run_data (
 	late				bigint,
 	lag_avg				float8,
 	lag_max				float8,
-	segment				bigint
+	segment				bigint,
+	settings			jsonb,
+	effective_settings	jsonb
 );
 
 CREATE TABLE polarbench_progress_data (
@@ -219,7 +221,9 @@ CREATE VIEW polarbench_runs AS
 		   r.latency_min, r.latency_p90, r.latency_p999, r.rate,
 		   r.latency_limit, r.max_tries, r.warmup, r.counters_only,
 		   r.failed_serialization, r.failed_deadlock, r.retried, r.retries,
-		   r.skipped, r.late, r.lag_avg, r.lag_max
+		   r.skipped, r.late, r.lag_avg, r.lag_max,
+		   CASE WHEN v.may_read THEN r.settings END AS settings,
+		   r.effective_settings
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -325,14 +329,15 @@ CREATE FUNCTION polarbench_run(
 	latency_limit	float8 DEFAULT NULL,
 	max_tries		int DEFAULT 1,
 	warmup			float8 DEFAULT 0,
-	counters_only	boolean DEFAULT false)
+	counters_only	boolean DEFAULT false,
+	settings		jsonb DEFAULT NULL)
 RETURNS polarbench_result
 AS 'MODULE_PATHNAME', 'polarbench_run'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_run(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
-	boolean) FROM PUBLIC;
+	boolean, jsonb) FROM PUBLIC;
 
 /*
  * A run's latency histogram, to plot its distribution: how many successful

@@ -557,6 +557,13 @@ pb_client_setup(PbRunConfig *config, char *slots)
 								   Max(client.run->ncommands, 1));
 	client.ctx.stats = client.scratch_stats;
 	client.ctx.command_hists = NULL;
+	if (config->nsettings > 0)
+	{
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+		pb_settings_apply(config);
+		CommitTransactionCommand();
+	}
 	client.driver->setup(&client.ctx);
 	client.set_up = true;
 }

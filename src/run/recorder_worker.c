@@ -382,6 +382,14 @@ pb_recorder_insert_run(PbRunConfig *config)
 			  config->vars_json ?
 			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->vars_json)) : 0,
 			  config->vars_json == NULL);
+	pb_column(&c, "settings", JSONBOID,
+			  config->settings_json ?
+			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->settings_json)) : 0,
+			  config->settings_json == NULL);
+	pb_column(&c, "effective_settings", JSONBOID,
+			  config->effective_json ?
+			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->effective_json)) : 0,
+			  config->effective_json == NULL);
 	pb_column(&c, "options", JSONBOID,
 			  config->options_json ?
 			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->options_json)) : 0,

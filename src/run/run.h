@@ -322,6 +322,12 @@ typedef struct PbRunConfig
 	char	  **var_values;
 	char	   *vars_json;		/* as given, for the record, or NULL */
 	int64		random_seed;
+	/* server parameters every client sets (run_settings.c) */
+	int			nsettings;
+	char	  **setting_names;
+	char	  **setting_values;
+	char	   *settings_json;	/* as given, for the record, or NULL */
+	char	   *effective_json; /* the values that matter, as the run has them */
 } PbRunConfig;
 
 /* What the caller asks of a run, beside its scripts */
@@ -571,6 +577,14 @@ extern void pb_check_caller(const char *function, bool background);
 extern void pb_run_from_args(FunctionCallInfo fcinfo, bool background,
 							 PbRunParams *params, PbRunConfig **config,
 							 PbRunResult *result);
+
+/* run_settings.c */
+extern void pb_settings_add(PbRunConfig *config, const char *name,
+							const char *value);
+extern void pb_settings_check(PbRunConfig *config);
+extern int	pb_settings_push(PbRunConfig *config);
+extern void pb_settings_pop(int nest);
+extern void pb_settings_apply(const PbRunConfig *config);
 
 /* run_check.c */
 extern int	pb_check_scripts(PbScriptSet *set, const char *const *values);

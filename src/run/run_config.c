@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * run_config.c
- *	  A run's configuration (scripts, weights, variables, seed) as the
+ *	  A run's configuration (scripts, weights, variables, seed, settings) as the
  *	  launcher resolved it, serialized into the run's shared memory so
  *	  that each worker rebuilds the same script set.
  *
@@ -75,6 +75,15 @@ pb_config_visit(const PbRunConfig *config, PbConfigVisitor visit, void *arg)
 		visit(config->var_names[i], arg);
 		visit(config->var_values[i], arg);
 	}
+	visit(config->settings_json ? config->settings_json : "", arg);
+	visit(config->effective_json ? config->effective_json : "", arg);
+	snprintf(num, sizeof(num), "%d", config->nsettings);
+	visit(num, arg);
+	for (int i = 0; i < config->nsettings; i++)
+	{
+		visit(config->setting_names[i], arg);
+		visit(config->setting_values[i], arg);
+	}
 }
 
 static void
@@ -140,6 +149,8 @@ pb_config_deserialize(const char *src)
 	PbRunConfig *config = palloc0(sizeof(PbRunConfig));
 	const char *vars_json;
 	const char *options_json;
+	const char *settings_json;
+	const char *effective_json;
 
 	config->workload = (char *) pb_config_next(&src);
 	config->kind = atoi(pb_config_next(&src));
@@ -174,6 +185,18 @@ pb_config_deserialize(const char *src)
 	{
 		config->var_names[i] = (char *) pb_config_next(&src);
 		config->var_values[i] = (char *) pb_config_next(&src);
+	}
+	settings_json = pb_config_next(&src);
+	config->settings_json = settings_json[0] ? (char *) settings_json : NULL;
+	effective_json = pb_config_next(&src);
+	config->effective_json = effective_json[0] ? (char *) effective_json : NULL;
+	config->nsettings = atoi(pb_config_next(&src));
+	config->setting_names = palloc(sizeof(char *) * Max(config->nsettings, 1));
+	config->setting_values = palloc(sizeof(char *) * Max(config->nsettings, 1));
+	for (int i = 0; i < config->nsettings; i++)
+	{
+		config->setting_names[i] = (char *) pb_config_next(&src);
+		config->setting_values[i] = (char *) pb_config_next(&src);
 	}
 	return config;
 }

@@ -71,7 +71,8 @@ enum
 	ARG_LATENCY_LIMIT,
 	ARG_MAX_TRIES,
 	ARG_WARMUP,
-	ARG_COUNTERS_ONLY
+	ARG_COUNTERS_ONLY,
+	ARG_SETTINGS
 };
 
 /* Whether an argument was given non-null (options: not in version 1.0) */
@@ -335,6 +336,13 @@ pb_add_json_vars(PbConfigBuilder *b, Jsonb *jb)
 {
 	pb_json_scalars(jb, "vars", "variable", "{\"scale\": 10, \"range\": 1000000}",
 					pb_add_json_var, b);
+}
+
+/* A server parameter for the run's clients, as SET name = value. */
+static void
+pb_add_json_setting(const char *name, const char *value, void *arg)
+{
+	pb_settings_add((PbRunConfig *) arg, name, value);
 }
 
 /* What setting a native workload's options needs */
@@ -903,6 +911,7 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 	PbRunConfig *config;
 	PbRunParams params = *params_out;
 	const PbWorkloadDef *native = NULL;
+	int			nest;
 	bool		limited;
 	double		text_bytes = 0;
 	Oid			schema = InvalidOid;
@@ -970,6 +979,19 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 	params.command_histograms = !params.counters_only;
 
 	config = palloc0(sizeof(PbRunConfig));
+	if (PB_ARG_GIVEN(ARG_SETTINGS))
+	{
+		Jsonb	   *jb = PG_GETARG_JSONB_P(ARG_SETTINGS);
+
+		pb_json_scalars(jb, "settings", "setting",
+						"{\"synchronous_commit\": \"off\", \"work_mem\": \"64MB\"}",
+						pb_add_json_setting, config);
+		config->settings_json = DatumGetCString(DirectFunctionCall1(jsonb_out,
+																	JsonbPGetDatum(jb)));
+	}
+	/* the settings first: the scripts are checked as the clients will run them */
+	pb_settings_check(config);
+	nest = pb_settings_push(config);
 	if (!PG_ARGISNULL(ARG_RANDOM_SEED))
 		config->random_seed = PG_GETARG_INT64(ARG_RANDOM_SEED);
 	else if (!pg_strong_random(&config->random_seed, sizeof(config->random_seed)))
@@ -1006,6 +1028,8 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 		pb_check_memory(clients, nplans, params.ncommands, text_bytes,
 						params.command_histograms);
 	}
+
+	pb_settings_pop(nest);
 
 	params.owner = pb_extension_owner(&schema);
 	params.schema = get_namespace_name(schema);

@@ -92,11 +92,11 @@ is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extn
 	'1.2', 'ALTER EXTENSION UPDATE goes to 1.2');
 is($node->safe_psql('postgres', q{
 	SELECT has_function_privilege('alice', 'polarbench_run(text, int, float8, bigint, int, text,
-		int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean)', 'EXECUTE')}),
+		int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb)', 'EXECUTE')}),
 	't', 'the update to 1.2 carries the grant on polarbench_run over');
 is($node->safe_psql('postgres', q{
 	SELECT has_function_privilege('alice', 'polarbench_start(text, int, float8, bigint, int, text,
-		int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean)', 'EXECUTE')}),
+		int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb)', 'EXECUTE')}),
 	't', 'and gives polarbench_start to whoever could run polarbench_run');
 is($node->safe_psql('postgres', q{
 	SELECT run_id || ' ' || transactions || ' ' || status FROM polarbench_runs
@@ -131,9 +131,9 @@ $node->safe_psql('postgres', 'CREATE DATABASE fresh');
 $node->safe_psql('fresh', q{
 	CREATE EXTENSION polarbench;
 	GRANT EXECUTE ON FUNCTION polarbench_run(text, int, float8, bigint, int, text, int,
-		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean) TO alice;
+		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb) TO alice;
 	GRANT EXECUTE ON FUNCTION polarbench_start(text, int, float8, bigint, int, text, int,
-		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean) TO alice});
+		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb) TO alice});
 my $updated = $node->safe_psql('postgres', $catalog);
 my $fresh = $node->safe_psql('fresh', $catalog);
 ok(length($fresh) > 1000, 'the catalog description is not empty');
