@@ -21,7 +21,8 @@ ALTER TABLE polarbench_run_data
 	ADD COLUMN lag_max float8,
 	ADD COLUMN segment bigint,
 	ADD COLUMN settings jsonb,
-	ADD COLUMN effective_settings jsonb;
+	ADD COLUMN effective_settings jsonb,
+	ADD COLUMN server_stats jsonb;
 
 ALTER TABLE polarbench_progress_data
 	ADD COLUMN latency_p50 float8,
@@ -72,7 +73,7 @@ CREATE OR REPLACE VIEW polarbench_runs AS
 		   r.failed_serialization, r.failed_deadlock, r.retried, r.retries,
 		   r.skipped, r.late, r.lag_avg, r.lag_max,
 		   CASE WHEN v.may_read THEN r.settings END AS settings,
-		   r.effective_settings
+		   r.effective_settings, r.server_stats
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -109,6 +110,29 @@ CREATE OR REPLACE VIEW polarbench_clients AS
 	SELECT run_id, client, transactions, failed, errors, latency_sum,
 		   cpu_seconds
 	  FROM polarbench_client_data;
+
+/*
+ * Where a run's clients spent their time: their wait events, sampled every
+ * few milliseconds after the warm-up ("CPU" when they waited for nothing)
+ */
+CREATE TABLE polarbench_wait_event_data (
+	run_id				bigint NOT NULL
+		REFERENCES polarbench_run_data ON DELETE CASCADE,
+	wait_event_type		text NOT NULL,
+	wait_event			text NOT NULL,
+	samples				bigint NOT NULL,
+	PRIMARY KEY (run_id, wait_event_type, wait_event)
+);
+
+SELECT pg_catalog.pg_extension_config_dump('polarbench_wait_event_data', '');
+REVOKE ALL ON polarbench_wait_event_data FROM PUBLIC;
+
+CREATE VIEW polarbench_wait_events AS
+	SELECT run_id, wait_event_type, wait_event, samples,
+		   samples::float8 / sum(samples) OVER (PARTITION BY run_id) AS share
+	  FROM polarbench_wait_event_data;
+
+GRANT SELECT ON polarbench_wait_events TO PUBLIC;
 
 /* what polarbench_run returns has the new figures */
 ALTER TYPE polarbench_result

@@ -62,7 +62,8 @@ CREATE TABLE polarbench_run_data (
 	lag_max				float8,
 	segment				bigint,
 	settings			jsonb,
-	effective_settings	jsonb
+	effective_settings	jsonb,
+	server_stats		jsonb
 );
 
 CREATE TABLE polarbench_progress_data (
@@ -160,6 +161,19 @@ CREATE TABLE polarbench_histogram_data (
 	PRIMARY KEY (run_id, latency_from)
 );
 
+/*
+ * Where a run's clients spent their time: their wait events, sampled every
+ * few milliseconds after the warm-up ("CPU" when they waited for nothing)
+ */
+CREATE TABLE polarbench_wait_event_data (
+	run_id				bigint NOT NULL
+		REFERENCES polarbench_run_data ON DELETE CASCADE,
+	wait_event_type		text NOT NULL,
+	wait_event			text NOT NULL,
+	samples				bigint NOT NULL,
+	PRIMARY KEY (run_id, wait_event_type, wait_event)
+);
+
 SELECT pg_catalog.pg_extension_config_dump('polarbench_run_data', '');
 SELECT pg_catalog.pg_extension_config_dump('polarbench_run_data_run_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('polarbench_progress_data', '');
@@ -167,10 +181,12 @@ SELECT pg_catalog.pg_extension_config_dump('polarbench_statement_data', '');
 SELECT pg_catalog.pg_extension_config_dump('polarbench_operation_data', '');
 SELECT pg_catalog.pg_extension_config_dump('polarbench_client_data', '');
 SELECT pg_catalog.pg_extension_config_dump('polarbench_histogram_data', '');
+SELECT pg_catalog.pg_extension_config_dump('polarbench_wait_event_data', '');
 
 REVOKE ALL ON polarbench_run_data, polarbench_progress_data,
 	polarbench_statement_data, polarbench_operation_data,
-	polarbench_client_data, polarbench_histogram_data FROM PUBLIC;
+	polarbench_client_data, polarbench_histogram_data,
+	polarbench_wait_event_data FROM PUBLIC;
 
 /*
  * Whether the current role may read the texts of a run of role run_by: its
@@ -223,7 +239,7 @@ CREATE VIEW polarbench_runs AS
 		   r.failed_serialization, r.failed_deadlock, r.retried, r.retries,
 		   r.skipped, r.late, r.lag_avg, r.lag_max,
 		   CASE WHEN v.may_read THEN r.settings END AS settings,
-		   r.effective_settings
+		   r.effective_settings, r.server_stats
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -265,8 +281,14 @@ CREATE VIEW polarbench_histograms AS
 	SELECT run_id, latency_from, latency_to, transactions
 	  FROM polarbench_histogram_data;
 
+CREATE VIEW polarbench_wait_events AS
+	SELECT run_id, wait_event_type, wait_event, samples,
+		   samples::float8 / sum(samples) OVER (PARTITION BY run_id) AS share
+	  FROM polarbench_wait_event_data;
+
 GRANT SELECT ON polarbench_runs, polarbench_progress, polarbench_statements,
-	polarbench_operations, polarbench_clients, polarbench_histograms TO PUBLIC;
+	polarbench_operations, polarbench_clients, polarbench_histograms,
+	polarbench_wait_events TO PUBLIC;
 
 /* What polarbench_run returns: one row summing up the run */
 CREATE TYPE polarbench_result AS (

@@ -104,6 +104,13 @@ pb_client_exit(int code, Datum arg)
 	}
 	if (client.slot->finish_ns == 0)
 		client.slot->finish_ns = pb_now_ns();
+	/*
+	 * The statistics' own exit hook runs after this one: flush them first,
+	 * so that the recorder, once every client has exited, reads the
+	 * server's counters with the whole run in them.
+	 */
+	if (!IsTransactionOrTransactionBlock())
+		pgstat_report_stat(true);
 	pg_write_barrier();
 	pg_atomic_write_u32(&client.slot->status, PB_SLOT_EXITED);
 	pb_wake_launcher(client.run);

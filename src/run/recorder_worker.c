@@ -55,8 +55,13 @@
 static PbRunShared *recorder_run;
 static dsm_handle recorder_segment;	/* the run's, for polarbench_live and _cancel */
 
+/* where the run's time went (run_profile.c) */
+static HTAB *recorder_waits;	/* the clients' wait events, sampled */
+static int64 recorder_counters[PB_SERVER_COUNTERS];	/* at the start */
+static bool recorder_counters_read = false;
+
 /* The result tables the recorder holds session locks on */
-#define PB_RECORDER_NLOCKS		7
+#define PB_RECORDER_NLOCKS		8
 /* of which those that every version has */
 #define PB_RECORDER_CORE_TABLES	4
 static LockRelId recorder_locks[PB_RECORDER_NLOCKS];
@@ -98,7 +103,7 @@ pb_recorder_exit(int code, Datum arg)
 }
 
 /* The most columns one of the recorder's statements writes */
-#define PB_RECORDER_MAX_COLUMNS	32
+#define PB_RECORDER_MAX_COLUMNS	64
 
 /*
  * The columns one of the recorder's statements writes, by name, with
@@ -737,6 +742,19 @@ pb_recorder_histogram(int64 run_id, char *slots)
 	pfree(merged);
 }
 
+/* Insert one wait event's samples. */
+static void
+pb_recorder_wait_event(const char *type, const char *name, int64 samples, void *arg)
+{
+	PbColumns	c = {0};
+
+	pb_column(&c, "run_id", INT8OID, Int64GetDatum(*(int64 *) arg), false);
+	pb_column(&c, "wait_event_type", TEXTOID, CStringGetTextDatum(type), false);
+	pb_column(&c, "wait_event", TEXTOID, CStringGetTextDatum(name), false);
+	pb_column(&c, "samples", INT8OID, Int64GetDatum(samples), false);
+	pb_recorder_insert("polarbench_wait_event_data", &c, "");
+}
+
 /*
  * pb_recorder_finish
  *		Write the run's summary and final status, and the per-command and
@@ -785,6 +803,16 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 	pb_column(&c, "latency_max", FLOAT8OID, Float8GetDatum(s.latency_max), none);
 	pb_column(&c, "lag_max", FLOAT8OID, Float8GetDatum(s.lag_max),
 			  none || run->rate == 0);
+	if (recorder_counters_read)
+	{
+		int64		after[PB_SERVER_COUNTERS];
+
+		pb_server_counters_read(after);
+		pb_column(&c, "server_stats", JSONBOID,
+				  DirectFunctionCall1(jsonb_in,
+									  CStringGetDatum(pb_server_counters_json(recorder_counters, after))),
+				  false);
+	}
 	SpinLockAcquire(&run->mutex);
 	pb_column(&c, "error_sqlstate", TEXTOID,
 			  CStringGetTextDatum(unpack_sql_state(run->error.sqlerrcode)),
@@ -798,6 +826,9 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 		pb_recorder_commands(run_id, config, slots);
 		pb_recorder_clients(run_id, slots);
 		pb_recorder_histogram(run_id, slots);
+		if (recorder_waits != NULL &&
+			OidIsValid(pb_result_table("polarbench_wait_event_data")))
+			pb_waits_foreach(recorder_waits, pb_recorder_wait_event, &run_id);
 	}
 	pb_recorder_commit();
 	SpinLockAcquire(&run->mutex);
@@ -882,7 +913,7 @@ pb_recorder_lock_tables(void)
 		"polarbench_run_data", "polarbench_run_data_run_id_seq",
 		"polarbench_progress_data", "polarbench_statement_data",
 		"polarbench_operation_data", "polarbench_client_data",
-		"polarbench_histogram_data"
+		"polarbench_histogram_data", "polarbench_wait_event_data"
 	};
 	Oid			nspid;
 
@@ -974,6 +1005,7 @@ pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config)
 	PbProgressState ls;			/* polarbench_live's, every second */
 	int			ticks = 0;
 	int			live_ticks = 0;
+	int64		next_sample = 0;
 
 	run_id = pb_recorder_insert_run(config);
 	SpinLockAcquire(&run->mutex);
@@ -1006,11 +1038,33 @@ pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config)
 	ls.merged = ps.merged;
 	ls.last_hist = palloc0(sizeof(uint64) * PB_HIST_BUCKETS);
 
+	/* the server's counters at the start, and a tally of wait events */
+	pb_xact_begin(NIL);
+	pb_server_counters_read(recorder_counters);
+	pb_recorder_commit();
+	recorder_counters_read = true;
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		recorder_waits = pb_waits_create();
+		MemoryContextSwitchTo(old);
+	}
+
 	pgstat_report_activity(STATE_RUNNING, "polarbench: recording");
 	while (!pb_clients_exited(run, slots))
 	{
 		long		timeout = 1000;
 		int64		live_tick = run->start_ns + (int64) (live_ticks + 1) * 1000000000;
+		int64		now = pb_now_ns();
+
+		/* the clients' wait events every few ms, once the warm-up is over */
+		if (now >= next_sample)
+		{
+			if (now >= run->measure_ns)
+				pb_waits_sample(recorder_waits, run, slots);
+			next_sample = Max(next_sample + PB_WAIT_SAMPLE_MS * INT64CONST(1000000), now);
+		}
+		timeout = Min(timeout, (next_sample - now) / 1000000 + 1);
 
 		if (pb_now_ns() >= live_tick)
 		{

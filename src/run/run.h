@@ -26,6 +26,7 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "nodes/params.h"
+#include "utils/hsearch.h"
 
 #include "compat.h"
 #include "worker.h"
@@ -577,6 +578,18 @@ extern void pb_check_caller(const char *function, bool background);
 extern void pb_run_from_args(FunctionCallInfo fcinfo, bool background,
 							 PbRunParams *params, PbRunConfig **config,
 							 PbRunResult *result);
+
+/* run_profile.c */
+#define PB_SERVER_COUNTERS		13
+#define PB_WAIT_SAMPLE_MS		10
+extern HTAB *pb_waits_create(void);
+extern void pb_waits_sample(HTAB *waits, PbRunShared *run, char *slots);
+extern void pb_waits_foreach(HTAB *waits,
+							 void (*fn) (const char *type, const char *name,
+										 int64 samples, void *arg),
+							 void *arg);
+extern void pb_server_counters_read(int64 *counters);
+extern char *pb_server_counters_json(const int64 *before, const int64 *after);
 
 /* run_settings.c */
 extern void pb_settings_add(PbRunConfig *config, const char *name,
