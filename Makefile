@@ -22,7 +22,8 @@ PB_RUN_OBJS = src/run/run_shmem.o src/run/run_lockwait.o \
 	src/run/sysbench_driver.o src/run/ycsb_driver.o src/run/drivers.o \
 	src/run/client_worker.o src/run/recorder_worker.o src/run/run_check.o \
 	src/run/run_views.o src/run/run_report.o src/run/run_launcher.o \
-	src/run/run_entry.o src/run/run_control.o src/run/run_background.o
+	src/run/run_entry.o src/run/run_control.o src/run/run_background.o \
+	src/run/run_sweep.o
 PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
 	src/load/page_writers.o src/load/bulk_insert.o \

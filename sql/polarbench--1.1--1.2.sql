@@ -22,7 +22,13 @@ ALTER TABLE polarbench_run_data
 	ADD COLUMN segment bigint,
 	ADD COLUMN settings jsonb,
 	ADD COLUMN effective_settings jsonb,
-	ADD COLUMN server_stats jsonb;
+	ADD COLUMN server_stats jsonb,
+	ADD COLUMN sweep_id bigint,
+	ADD COLUMN sweep_run int,
+	ADD COLUMN sweep_set int,
+	ADD COLUMN sweep_repeat int;
+
+CREATE INDEX polarbench_run_data_sweep_id_idx ON polarbench_run_data (sweep_id);
 
 ALTER TABLE polarbench_progress_data
 	ADD COLUMN latency_p50 float8,
@@ -73,7 +79,8 @@ CREATE OR REPLACE VIEW polarbench_runs AS
 		   r.failed_serialization, r.failed_deadlock, r.retried, r.retries,
 		   r.skipped, r.late, r.lag_avg, r.lag_max,
 		   CASE WHEN v.may_read THEN r.settings END AS settings,
-		   r.effective_settings, r.server_stats
+		   r.effective_settings, r.server_stats, r.sweep_id, r.sweep_run,
+		   r.sweep_set, r.sweep_repeat
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -149,19 +156,29 @@ ALTER TYPE polarbench_result
 	ADD ATTRIBUTE lag_max float8;
 
 /*
- * polarbench_run takes new arguments: a new function.  Whoever could
- * execute the old one can execute the new one, and polarbench_start: the
- * grants are carried over.
+ * polarbench_run takes new arguments: a new function.  What was granted on
+ * the old one goes with it, as with any function an update replaces; say so
+ * to whoever updates.  (Grants made here would be the extension's initial
+ * privileges, which pg_dump does not dump: they must be given again outside
+ * the update.)
  */
-SELECT pg_catalog.set_config('polarbench_upgrade.grantees',
-	coalesce((SELECT pg_catalog.string_agg(CASE WHEN a.grantee = 0 THEN 'PUBLIC'
-		ELSE pg_catalog.quote_ident(r.rolname) END, ', ')
+DO $$
+DECLARE
+	grantees text;
+BEGIN
+	SELECT string_agg(CASE WHEN a.grantee = 0 THEN 'PUBLIC'
+						   ELSE pg_catalog.quote_ident(r.rolname) END, ', ')
+	  INTO grantees
 	  FROM pg_catalog.pg_proc p
 	 CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
 	  LEFT JOIN pg_catalog.pg_roles r ON r.oid = a.grantee
 	 WHERE p.oid = 'polarbench_run(text, int, float8, bigint, int, text, int, text[], int[], jsonb, bigint, int, jsonb)'::pg_catalog.regprocedure
-	   AND a.grantee <> p.proowner AND a.privilege_type = 'EXECUTE'), ''),
-	true);
+	   AND a.grantee <> p.proowner AND a.privilege_type = 'EXECUTE';
+	IF grantees IS NOT NULL THEN
+		RAISE WARNING 'polarbench_run is replaced: grant EXECUTE on it again to %, and on polarbench_start and polarbench_sweep', grantees;
+	END IF;
+END
+$$;
 
 DROP FUNCTION polarbench_run(text, int, float8, bigint, int, text, int,
 	text[], int[], jsonb, bigint, int, jsonb);
@@ -203,8 +220,7 @@ REVOKE ALL ON FUNCTION polarbench_run(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
 	boolean, jsonb) FROM PUBLIC;
 
-/* background runs, watched and steered from any session (polarbench_start's
- * grants follow polarbench_run's, below) */
+/* background runs, watched and steered from any session */
 /*
  * Start a run in the background: polarbench_run's arguments, checked
  * before anything starts; returns the run's id as soon as it is recorded
@@ -283,18 +299,138 @@ CREATE VIEW polarbench_live AS
 
 GRANT SELECT ON polarbench_live TO PUBLIC;
 
-DO $$
+/* sweeps, and the seeds' tables made of them */
+/*
+ * Every combination of clients, setting sets, variable sets and option
+ * sets, each one run as polarbench_run runs it, repeat times: for each
+ * repetition, for each setting set, for each variable set, for each option
+ * set, every client count in order.  One row per run; the runs are
+ * recorded with the sweep's id, the id of its first run.
+ */
+CREATE FUNCTION polarbench_sweep(
+	workload		text DEFAULT NULL,
+	clients			int[] DEFAULT '{1}',
+	settings		jsonb[] DEFAULT NULL,
+	vars			jsonb[] DEFAULT NULL,
+	options			jsonb[] DEFAULT NULL,
+	duration		float8 DEFAULT NULL,
+	transactions	bigint DEFAULT NULL,
+	repeat			int DEFAULT 1,
+	warmup			float8 DEFAULT 0,
+	script			text DEFAULT NULL,
+	random_seed		bigint DEFAULT NULL,
+	scale			int DEFAULT NULL,
+	rate			float8 DEFAULT NULL,
+	latency_limit	float8 DEFAULT NULL,
+	max_tries		int DEFAULT 1,
+	OUT sweep_id bigint, OUT run_id bigint, OUT repetition int,
+	OUT setting_set int, OUT run_clients int, OUT run_settings jsonb,
+	OUT run_vars jsonb, OUT run_options jsonb, OUT run_transactions bigint,
+	OUT tps float8, OUT qps float8, OUT latency_avg float8,
+	OUT latency_p95 float8, OUT latency_p99 float8, OUT failed bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'polarbench_sweep'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+REVOKE ALL ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
+	float8, bigint, int, float8, text, bigint, int, float8, float8, int) FROM PUBLIC;
+
+/*
+ * A sweep as the seeds' tables show one: a row per client count, a column
+ * per setting set (with its variable and option sets), and in each cell
+ * the metric (qps, tps, latency_avg, latency_p50 .. latency_p999,
+ * latency_max, failed): with repetitions, their median and, after it, the
+ * spread, half the range as a share of the median.
+ */
+CREATE FUNCTION polarbench_sweep_table(sweep_id bigint, metric text DEFAULT 'qps')
+RETURNS SETOF text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
 DECLARE
-	grantees text := pg_catalog.current_setting('polarbench_upgrade.grantees');
+	columns		text[];
+	widths		int[];
+	line		text;
+	width0		int := 7;
+	cells		jsonb := '{}';
+	clients		int[] := '{}';
+	cr			record;
 BEGIN
-	IF grantees <> '' THEN
-		EXECUTE 'GRANT EXECUTE ON FUNCTION polarbench_run(text, int, float8, bigint, int, text, int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb) TO '
-			|| grantees;
-		EXECUTE 'GRANT EXECUTE ON FUNCTION polarbench_start(text, int, float8, bigint, int, text, int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb) TO '
-			|| grantees;
+	IF metric IS NULL OR metric NOT IN ('qps', 'tps', 'latency_avg', 'latency_p50',
+			'latency_p90', 'latency_p95', 'latency_p99', 'latency_p999',
+			'latency_max', 'failed') THEN
+		RAISE EXCEPTION 'unrecognized sweep metric "%"', metric
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'The metrics are qps, tps, latency_avg, latency_p50, latency_p90, latency_p95, latency_p99, latency_p999, latency_max and failed.';
 	END IF;
+	-- the columns: each setting set with its variable and option sets, in order
+	SELECT array_agg(label ORDER BY first) INTO columns
+	  FROM (SELECT 'set ' || r.sweep_set
+				   || coalesce(' ' || r.settings::text, '')
+				   || coalesce(' vars ' || r.vars::text, '')
+				   || coalesce(' options ' || r.options::text, '') AS label,
+				   min(r.sweep_run) AS first
+			  FROM @extschema@.polarbench_runs r
+			 WHERE r.sweep_id = polarbench_sweep_table.sweep_id
+			 GROUP BY 1) l;
+	IF columns IS NULL THEN
+		RAISE EXCEPTION 'sweep % does not exist', polarbench_sweep_table.sweep_id
+			USING ERRCODE = 'undefined_object',
+				  HINT = 'A sweep''s id is the run_id of its first run; its runs are in polarbench_runs with that sweep_id.';
+	END IF;
+
+	-- every cell, as text, by client count and column
+	FOR cr IN EXECUTE format($q$
+		SELECT r.clients, array_position($2, 'set ' || r.sweep_set
+				   || coalesce(' ' || r.settings::text, '')
+				   || coalesce(' vars ' || r.vars::text, '')
+				   || coalesce(' options ' || r.options::text, '')) AS col,
+			   CASE WHEN count(*) = 1 THEN round(min(r.%1$I)::numeric, 3)::text
+					ELSE round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.%1$I)::numeric, 3)::text
+						 || coalesce(' ±' || round((100 * (max(r.%1$I) - min(r.%1$I)) / 2
+								/ nullif(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.%1$I), 0))::numeric, 1)
+						 || '%%', '')
+			   END AS cell
+		  FROM @extschema@.polarbench_runs r
+		 WHERE r.sweep_id = $1
+		 GROUP BY r.clients, 2$q$, metric)
+		USING polarbench_sweep_table.sweep_id, columns
+	LOOP
+		cells := cells || jsonb_build_object(cr.clients || ':' || cr.col, coalesce(cr.cell, ''));
+		IF NOT cr.clients = ANY (clients) THEN
+			clients := clients || cr.clients;
+		END IF;
+	END LOOP;
+	SELECT array_agg(x ORDER BY x) INTO clients FROM unnest(clients) x;
+
+	widths := array_fill(0, ARRAY[cardinality(columns)]);
+	FOR c IN 1..cardinality(columns) LOOP
+		widths[c] := length(columns[c]);
+		FOR n IN 1..cardinality(clients) LOOP
+			widths[c] := greatest(widths[c], length(coalesce(cells->>(clients[n] || ':' || c), '')));
+		END LOOP;
+	END LOOP;
+
+	line := lpad('clients', width0);
+	FOR c IN 1..cardinality(columns) LOOP
+		line := line || ' | ' || rpad(columns[c], widths[c]);
+	END LOOP;
+	RETURN NEXT line;
+	line := repeat('-', width0);
+	FOR c IN 1..cardinality(columns) LOOP
+		line := line || '-+-' || repeat('-', widths[c]);
+	END LOOP;
+	RETURN NEXT line;
+	FOR n IN 1..cardinality(clients) LOOP
+		line := lpad(clients[n]::text, width0);
+		FOR c IN 1..cardinality(columns) LOOP
+			line := line || ' | ' || lpad(coalesce(cells->>(clients[n] || ':' || c), ''), widths[c]);
+		END LOOP;
+		RETURN NEXT line;
+	END LOOP;
 END
 $$;
+
 
 /*
  * A run's latency histogram, to plot its distribution: how many successful

@@ -92,6 +92,23 @@ RESET ROLE;
 REVOKE USAGE ON SCHEMA public FROM pb_bg_other;
 DROP ROLE pb_bg_other;
 
+-- what polarbench_live, _wait and _cancel read as the extension's owner
+-- runs with a search_path of pg_catalog: an operator of the caller's own
+-- is not run as the owner
+CREATE SCHEMA pb_bg_evil;
+CREATE FUNCTION pb_bg_evil.eq(text, text) RETURNS boolean LANGUAGE plpgsql AS
+  $$BEGIN RAISE EXCEPTION 'ran as %', current_user; END$$;
+CREATE OPERATOR pb_bg_evil.= (leftarg = text, rightarg = text, function = pb_bg_evil.eq);
+CREATE FUNCTION pb_bg_evil.eq8(bigint, bigint) RETURNS boolean LANGUAGE plpgsql AS
+  $$BEGIN RAISE EXCEPTION 'ran as %', current_user; END$$;
+CREATE OPERATOR pb_bg_evil.= (leftarg = bigint, rightarg = bigint, function = pb_bg_evil.eq8);
+SET search_path = pb_bg_evil, pg_catalog, public;
+SELECT count(*) AS live_runs FROM polarbench_live;
+SELECT polarbench_cancel(:run) AS canceled;
+SELECT transactions FROM polarbench_wait(:run);
+RESET search_path;
+DROP SCHEMA pb_bg_evil CASCADE;
+
 -- leave the history as it was for the files that follow
 DELETE FROM polarbench_run_data WHERE run_id > 1000;
 SELECT setval('polarbench_run_data_run_id_seq', :ids_before, :'ids_called') > 0 AS ids_reset;

@@ -144,7 +144,10 @@ SELECT count(*) AS runs_before FROM polarbench_runs \gset
 SELECT * FROM polarbench_run('select-only', rate => 0);
 SELECT * FROM polarbench_run('select-only', rate => -5);
 SELECT * FROM polarbench_run('select-only', rate => 'infinity');
+SELECT * FROM polarbench_run('select-only', rate => 1e12);
+SELECT * FROM polarbench_run('select-only', clients => 2, rate => 1e-6);
 SELECT * FROM polarbench_run('select-only', latency_limit => 0);
+SELECT * FROM polarbench_run('select-only', latency_limit => 1e13);
 SELECT * FROM polarbench_run('select-only', max_tries => -1);
 SELECT * FROM polarbench_run('select-only', max_tries => 0);
 SELECT * FROM polarbench_run('select-only', transactions => 5, max_tries => 0);

@@ -63,8 +63,14 @@ CREATE TABLE polarbench_run_data (
 	segment				bigint,
 	settings			jsonb,
 	effective_settings	jsonb,
-	server_stats		jsonb
+	server_stats		jsonb,
+	sweep_id			bigint,
+	sweep_run			int,
+	sweep_set			int,
+	sweep_repeat		int
 );
+
+CREATE INDEX polarbench_run_data_sweep_id_idx ON polarbench_run_data (sweep_id);
 
 CREATE TABLE polarbench_progress_data (
 	run_id				bigint NOT NULL
@@ -239,7 +245,8 @@ CREATE VIEW polarbench_runs AS
 		   r.failed_serialization, r.failed_deadlock, r.retried, r.retries,
 		   r.skipped, r.late, r.lag_avg, r.lag_max,
 		   CASE WHEN v.may_read THEN r.settings END AS settings,
-		   r.effective_settings, r.server_stats
+		   r.effective_settings, r.server_stats, r.sweep_id, r.sweep_run,
+		   r.sweep_set, r.sweep_repeat
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v

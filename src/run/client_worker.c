@@ -13,7 +13,7 @@
  * launcher.  An error raised because the run was canceled just ends the
  * client.
  *
- * calls: worker.c, run_shmem.c, run_config.c, script_exec.c; of the script
+ * calls: worker.c, run_shmem.c, run_config.c, run_settings.c, drivers.c; of the script
  * library, script_set.c, client_vars.c, random_dist.c, script_choice.c; of
  * the measurement library, histogram.c, throttle.c.
  *
@@ -419,8 +419,11 @@ pb_client_loop(void)
 	if (client.measuring)
 		slot->cpu_ns = pb_cpu_ns() - client.cpu_start_ns;
 
-	/* stopped by polarbench.max_run_duration, not by the run's own end */
-	if (now >= client.run->limit_ns &&
+	/*
+	 * Stopped by polarbench.max_run_duration, not by the run's own end: its
+	 * time is up, or, under a rate, its next transaction was due after it.
+	 */
+	if (Max(now, client.scheduled_ns) >= client.run->limit_ns &&
 		(client.run->end_ns == 0 || client.run->end_ns > client.run->limit_ns) &&
 		(client.run->transactions_limit == 0 ||
 		 client.done < client.run->transactions_limit) &&

@@ -14,8 +14,8 @@
  * commands that run code on another role's behalf.  The SQL it runs is
  * fixed; only values go in as parameters.
  *
- * calls: worker.c, run_shmem.c, run_status.c, run_stats.c, run_config.c,
- * drivers.c; of the workload library, workload_options.c; of the measurement
+ * calls: worker.c, run_shmem.c, run_status.c, run_profile.c, run_stats.c,
+ * run_config.c, drivers.c; of the workload library, workload_options.c; of the measurement
  * library, histogram.c.
  *
  *-------------------------------------------------------------------------
@@ -278,6 +278,8 @@ pb_recorder_update_run(PbColumns *c, int64 run_id)
 	StringInfoData sql;
 
 	pb_columns_installed(c, pb_result_table("polarbench_run_data"));
+	if (c->n == 0)
+		return;
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "UPDATE %s SET ", pb_table("polarbench_run_data"));
 	for (int i = 0; i < c->n; i++)
@@ -413,6 +415,18 @@ pb_recorder_insert_run(PbRunConfig *config)
 		elog(ERROR, "polarbench recorder: run row not inserted");
 	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 										 SPI_tuptable->tupdesc, 1, &isnull));
+	/* a sweep's first run gives the sweep its id */
+	if (run->sweep_id != 0)
+	{
+		PbColumns	s = {0};
+
+		pb_column(&s, "sweep_id", INT8OID,
+				  Int64GetDatum(run->sweep_id < 0 ? run_id : run->sweep_id), false);
+		pb_column(&s, "sweep_run", INT4OID, Int32GetDatum(run->sweep_run), false);
+		pb_column(&s, "sweep_set", INT4OID, Int32GetDatum(run->sweep_set), false);
+		pb_column(&s, "sweep_repeat", INT4OID, Int32GetDatum(run->sweep_repeat), false);
+		pb_recorder_update_run(&s, run_id);
+	}
 	pb_recorder_commit();
 	return run_id;
 }
@@ -787,6 +801,14 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 		reason = pg_atomic_read_u32(&run->stop_reason);
 	}
 
+	/* from here on a cancel comes too late: the run is over */
+	if (reason == PB_STOP_NONE)
+	{
+		uint32		expected = PB_STOP_NONE;
+
+		if (!pg_atomic_compare_exchange_u32(&run->stop_reason, &expected, PB_STOP_DONE))
+			reason = expected;
+	}
 	status = reason == PB_STOP_FAILED ? "failed" :
 		reason == PB_STOP_CANCELED ? "canceled" : "finished";
 	none = (s.transactions == 0);
@@ -1016,6 +1038,7 @@ pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config)
 
 	while (pg_atomic_read_u32(&run->state) == PB_STATE_STARTING)
 		pb_recorder_wait(1000);
+	pg_read_barrier();			/* the start and deadlines were set before */
 
 	if (pg_atomic_read_u32(&run->stop_reason) == PB_STOP_ABORTED)
 	{
@@ -1066,13 +1089,15 @@ pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config)
 		}
 		timeout = Min(timeout, (next_sample - now) / 1000000 + 1);
 
-		if (pb_now_ns() >= live_tick)
+		/* every second of a run that started; a missed second is not made up */
+		if (run->start_ns > 0 && now >= live_tick)
 		{
-			live_ticks++;
+			live_ticks = (int) ((now - run->start_ns) / 1000000000);
 			pb_recorder_live(run, slots, &ls);
 			continue;
 		}
-		timeout = Min(timeout, (live_tick - pb_now_ns()) / 1000000 + 1);
+		if (run->start_ns > 0)
+			timeout = Min(timeout, (live_tick - now) / 1000000 + 1);
 
 		if (run->progress_interval > 0 && run->start_ns > 0)
 		{

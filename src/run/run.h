@@ -27,6 +27,7 @@
 #include "fmgr.h"
 #include "nodes/params.h"
 #include "utils/hsearch.h"
+#include "utils/jsonb.h"
 
 #include "compat.h"
 #include "worker.h"
@@ -88,7 +89,9 @@ typedef enum PbStopReason
 	PB_STOP_NONE = 0,
 	PB_STOP_CANCELED,			/* launcher canceled or gone */
 	PB_STOP_FAILED,				/* a client failed */
-	PB_STOP_ABORTED				/* never started: nothing is recorded */
+	PB_STOP_ABORTED,			/* never started: nothing is recorded */
+	PB_STOP_DONE				/* ended, the recorder writing its end: too
+								 * late to cancel */
 } PbStopReason;
 
 /* A client slot's status */
@@ -203,6 +206,10 @@ typedef struct PbRunShared
 	int			max_tries;		/* 0: unlimited */
 	double		warmup;			/* seconds not measured at the start */
 	bool		counters_only;	/* no histogram, per-command or live figures */
+	int64		sweep_id;		/* 0 if none, -1 for the run's own id */
+	int			sweep_run;		/* its place in the sweep, from 1 */
+	int			sweep_set;		/* its setting set, from 1 */
+	int			sweep_repeat;	/* its repetition, from 1 */
 	int			kind;			/* PbWorkloadKind */
 	int			ncommands;		/* over all scripts */
 	bool		command_histograms; /* a latency histogram per command */
@@ -350,6 +357,11 @@ typedef struct PbRunParams
 	Oid			owner;			/* extension owner */
 	const char *schema;			/* extension schema */
 	bool		release_xmin;	/* the caller's snapshot is not needed */
+	/* a run of a sweep: the sweep's id (-1: the run's own), its place in it */
+	int64		sweep_id;
+	int			sweep_run;
+	int			sweep_set;
+	int			sweep_repeat;
 	/* called once the run is recorded and its clients released, or NULL */
 	void		(*on_started) (int64 run_id, void *arg);
 	void	   *on_started_arg;
@@ -573,8 +585,34 @@ extern void pb_hist_merge(PbRunShared *run, char *slots, int command,
 extern bool pb_recorder_running(int pid, TimestampTz since);
 extern Oid	pb_extension_owner(Oid *schema);
 
+/* Argument positions of polarbench_run() (and polarbench_start()) */
+enum
+{
+	ARG_WORKLOAD,
+	ARG_CLIENTS,
+	ARG_DURATION,
+	ARG_TRANSACTIONS,
+	ARG_PROGRESS,
+	ARG_SCRIPT,
+	ARG_SCRIPT_WEIGHT,
+	ARG_SCRIPTS,
+	ARG_WEIGHTS,
+	ARG_VARS,
+	ARG_RANDOM_SEED,
+	ARG_SCALE,
+	ARG_OPTIONS,				/* since 1.1 */
+	ARG_RATE,					/* since 1.2 */
+	ARG_LATENCY_LIMIT,
+	ARG_MAX_TRIES,
+	ARG_WARMUP,
+	ARG_COUNTERS_ONLY,
+	ARG_SETTINGS,
+	PB_RUN_NARGS
+};
+
 /* run_entry.c: what polarbench_run and a background run's conductor share */
 extern void pb_check_caller(const char *function, bool background);
+extern void pb_settings_from_json(PbRunConfig *config, Jsonb *jb);
 extern void pb_run_from_args(FunctionCallInfo fcinfo, bool background,
 							 PbRunParams *params, PbRunConfig **config,
 							 PbRunResult *result);

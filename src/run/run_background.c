@@ -138,6 +138,29 @@ pb_start_wait(PbStartShared *start, BackgroundWorkerHandle *handle)
 	}
 }
 
+/* What stopping the wait for a start needs */
+typedef struct PbStartAbandon
+{
+	PbStartShared *start;
+	BackgroundWorkerHandle *handle;
+} PbStartAbandon;
+
+/*
+ * pb_start_abandon
+ *		The caller stops waiting, on an error or as it exits: tell the
+ *		conductor, and stop it.
+ */
+static void
+pb_start_abandon(int code, Datum arg)
+{
+	PbStartAbandon *abandon = (PbStartAbandon *) DatumGetPointer(arg);
+
+	SpinLockAcquire(&abandon->start->mutex);
+	abandon->start->state = PB_START_ABANDONED;
+	SpinLockRelease(&abandon->start->mutex);
+	TerminateBackgroundWorker(abandon->handle);
+}
+
 /*
  * polarbench_start
  *		SQL entry point: see polarbench_start() in the install script.
@@ -153,7 +176,8 @@ polarbench_start(PG_FUNCTION_ARGS)
 	PbStartShared *start;
 	BackgroundWorkerHandle *handle;
 	char	   *ptr;
-	volatile int64 run_id = 0;
+	int64		run_id = 0;
+	PbStartAbandon abandon;
 
 	pb_check_caller("polarbench_start", false);
 
@@ -162,6 +186,10 @@ polarbench_start(PG_FUNCTION_ARGS)
 	if (nargs != PG_NARGS())
 		elog(ERROR, "polarbench_start called with %d arguments, declared with %d",
 			 PG_NARGS(), nargs);
+	/* a value stored out of line (a temporary table's) travels in full */
+	for (int i = 0; i < nargs; i++)
+		if (!fcinfo->args[i].isnull && get_typlen(types[i]) == -1)
+			fcinfo->args[i].value = PointerGetDatum(PG_DETOAST_DATUM(fcinfo->args[i].value));
 
 	args_size = pb_start_args_size(fcinfo, types);
 	seg = dsm_create(add_size(offsetof(PbStartShared, args), args_size), 0);
@@ -196,20 +224,14 @@ polarbench_start(PG_FUNCTION_ARGS)
 				 errdetail("A background run needs one background worker more than a run: its conductor."),
 				 errhint("Raise max_worker_processes (it takes a server restart), or wait for other runs to end.")));
 
-	/* if this backend stops waiting, the run must not go on */
-	PG_TRY();
+	/* if this backend stops waiting (an error, or its end), the run must not go on */
+	abandon.start = start;
+	abandon.handle = handle;
+	PG_ENSURE_ERROR_CLEANUP(pb_start_abandon, PointerGetDatum(&abandon));
 	{
 		run_id = pb_start_wait(start, handle);
 	}
-	PG_CATCH();
-	{
-		SpinLockAcquire(&start->mutex);
-		start->state = PB_START_ABANDONED;
-		SpinLockRelease(&start->mutex);
-		TerminateBackgroundWorker(handle);
-		PG_RE_THROW();
-	}
-	PG_END_TRY();
+	PG_END_ENSURE_ERROR_CLEANUP(pb_start_abandon, PointerGetDatum(&abandon));
 
 	dsm_detach(seg);
 	PG_RETURN_INT64(run_id);

@@ -13,7 +13,7 @@
  * its privileges, and superusers, as pg_cancel_backend()); the live
  * figures are public, as the recorded ones are.
  *
- * calls: run_shmem.c, run_snapshot.c, run_status.c.
+ * calls: run_shmem.c, run_lockwait.c, run_snapshot.c, run_status.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -27,11 +27,14 @@
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "storage/proc.h"
 #include "storage/shm_toc.h"
 #include "utils/acl.h"
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
@@ -56,6 +59,37 @@ typedef struct PbRunInfo
 } PbRunInfo;
 
 /*
+ * pb_as_owner_begin
+ *		Act as the extension's owner, who alone reads the run table, in a
+ *		security-restricted operation, with a search_path of pg_catalog
+ *		only: nothing of the caller's (an operator, a function of the same
+ *		name in a schema of its own) can run as the owner.  Returns the
+ *		nesting level that pb_as_owner_end() pops.  An error puts all of it
+ *		back too, with the (sub)transaction's abort.
+ */
+static int
+pb_as_owner_begin(Oid owner, Oid *save_user, int *save_sec)
+{
+	int			nest;
+
+	GetUserIdAndSecContext(save_user, save_sec);
+	SetUserIdAndSecContext(owner, *save_sec | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+	nest = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	return nest;
+}
+
+/* Stop acting as the owner. */
+static void
+pb_as_owner_end(int nest, Oid save_user, int save_sec)
+{
+	AtEOXact_GUC(true, nest);
+	SetUserIdAndSecContext(save_user, save_sec);
+}
+
+/*
  * pb_run_lookup
  *		Read a run's role, segment and status (as polarbench_runs derives
  *		it) as the extension's owner, who alone reads the run table, with a
@@ -72,11 +106,10 @@ pb_run_lookup(int64 run_id, PbRunInfo *info)
 	int			save_sec;
 	Oid			types[1] = {INT8OID};
 	Datum		values[1] = {Int64GetDatum(run_id)};
+	int			nest;
 
 	memset(info, 0, sizeof(PbRunInfo));
-	GetUserIdAndSecContext(&save_user, &save_sec);
-	SetUserIdAndSecContext(owner, save_sec | SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_RESTRICTED_OPERATION);
+	nest = pb_as_owner_begin(owner, &save_user, &save_sec);
 	SPI_connect();
 	if (SPI_execute_with_args(psprintf("SELECT d.run_by, d.segment, v.status, v.error_sqlstate, v.error_message"
 									   "  FROM %s.polarbench_run_data d JOIN %s.polarbench_runs v USING (run_id)"
@@ -105,7 +138,7 @@ pb_run_lookup(int64 run_id, PbRunInfo *info)
 		MemoryContextSwitchTo(spi_cxt);
 	}
 	SPI_finish();
-	SetUserIdAndSecContext(save_user, save_sec);
+	pb_as_owner_end(nest, save_user, save_sec);
 }
 
 /*
@@ -137,13 +170,20 @@ pb_run_lookup_checked(int64 run_id, PbRunInfo *info, const char *verb)
  *		handle now names another run's or none of polarbench's.
  */
 static PbRunShared *
-pb_run_attach(int64 run_id, dsm_handle handle, dsm_segment **seg)
+pb_run_attach(int64 run_id, dsm_handle handle, dsm_segment **seg, bool *attached)
 {
 	shm_toc    *toc;
 	PbRunShared *run;
 	int64		id;
 
-	*seg = handle != 0 ? dsm_attach(handle) : NULL;
+	/* a client of the run itself has it mapped already */
+	*seg = handle != 0 ? dsm_find_mapping(handle) : NULL;
+	*attached = false;
+	if (*seg == NULL && handle != 0)
+	{
+		*seg = dsm_attach(handle);
+		*attached = (*seg != NULL);
+	}
 	if (*seg == NULL)
 		return NULL;
 	toc = shm_toc_attach(PB_RUN_MAGIC, dsm_segment_address(*seg));
@@ -156,9 +196,63 @@ pb_run_attach(int64 run_id, dsm_handle handle, dsm_segment **seg)
 		if (id == run_id)
 			return run;
 	}
-	dsm_detach(*seg);
+	if (*attached)
+		dsm_detach(*seg);
 	*seg = NULL;
 	return NULL;
+}
+
+/* Let go of what pb_run_attach() attached. */
+static void
+pb_run_detach(dsm_segment *seg, bool attached)
+{
+	if (seg != NULL && attached)
+		dsm_detach(seg);
+}
+
+/*
+ * pb_check_clients_wait_for_me
+ *		Fail a wait for a run whose clients wait for a lock this session
+ *		holds, directly or behind another session: neither would ever end,
+ *		and the server's deadlock detector cannot see it.
+ */
+static void
+pb_check_clients_wait_for_me(int64 run_id, dsm_handle handle)
+{
+	dsm_segment *seg;
+	bool		attached;
+	PbRunShared *run = pb_run_attach(run_id, handle, &seg, &attached);
+	bool		waits = false;
+
+	if (run == NULL)
+		return;
+	if (run->slots_offset != 0)
+	{
+		char	   *slots = (char *) run + run->slots_offset;
+
+		for (int i = 0; i < run->nclients && !waits; i++)
+		{
+			PbClientSlot *slot = pb_slot(run, slots, i);
+
+			uint32		procno = pg_atomic_read_u32(&slot->pgprocno);
+			uint32		info;
+
+			if (procno == 0 || pg_atomic_read_u32(&slot->status) == PB_SLOT_EXITED)
+				continue;
+			/* following the lock graph is dear: only for a client waiting on a lock */
+			info = *((volatile uint32 *) &ProcGlobal->allProcs[procno - 1].wait_event_info);
+			if ((info & 0xFF000000) == PG_WAIT_LOCK)
+				waits = pb_waits_for_me(slot->pid);
+		}
+	}
+	pb_run_detach(seg, attached);
+	if (waits)
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_DEADLOCK_DETECTED),
+				 errmsg("the clients of run " INT64_FORMAT " wait for a lock this session holds",
+						run_id),
+				 errdetail("This session waits for the run, which cannot end while its clients wait for this session."),
+				 errhint("Wait for the run in a transaction that holds no lock the run needs, or end this transaction first.")));
 }
 
 /*
@@ -173,6 +267,8 @@ polarbench_cancel(PG_FUNCTION_ARGS)
 	PbRunInfo	info;
 	PbRunShared *run;
 	dsm_segment *seg;
+	bool		canceled;
+	bool		attached;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -186,12 +282,13 @@ polarbench_cancel(PG_FUNCTION_ARGS)
 				(errmsg("run " INT64_FORMAT " is not running: it is %s", run_id, info.status)));
 		PG_RETURN_BOOL(false);
 	}
-	run = pb_run_attach(run_id, info.segment, &seg);
+	run = pb_run_attach(run_id, info.segment, &seg, &attached);
 	if (run == NULL)
 		PG_RETURN_BOOL(false);
-	(void) pb_set_stop(run, PB_STOP_CANCELED);
-	dsm_detach(seg);
-	PG_RETURN_BOOL(true);
+	/* false if it was stopping already, or over: its recorder writing its end */
+	canceled = pb_set_stop(run, PB_STOP_CANCELED);
+	pb_run_detach(seg, attached);
+	PG_RETURN_BOOL(canceled);
 }
 
 /*
@@ -214,6 +311,8 @@ polarbench_wait(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc;
 	HeapTuple	tuple = NULL;
 	Oid			schema;
+	MemoryContext poll_cxt;
+	int			nest;
 	Oid			types[1] = {INT8OID};
 	Datum		values[1];
 
@@ -243,13 +342,26 @@ polarbench_wait(PG_FUNCTION_ARGS)
 				 errhint("Wait at READ COMMITTED, as in a statement of its own.")));
 
 	release = pb_can_release_snapshot(fcinfo);
+	poll_cxt = AllocSetContextCreate(CurrentMemoryContext, "polarbench wait",
+									 ALLOCSET_SMALL_SIZES);
 	for (;;)
 	{
+		MemoryContext old;
+
+		MemoryContextReset(poll_cxt);
+		old = MemoryContextSwitchTo(poll_cxt);
 		pb_run_lookup_checked(run_id, &info, "wait for");
 		if (release)
 			pb_release_xmin();
+		if (strcmp(info.status, "running") == 0)
+			pb_check_clients_wait_for_me(run_id, info.segment);
+		MemoryContextSwitchTo(old);
 		if (strcmp(info.status, "running") != 0)
+		{
+			if (info.message != NULL)
+				info.message = pstrdup(info.message);
 			break;
+		}
 		if (timeout >= 0 && GetCurrentTimestamp() >= deadline)
 			PG_RETURN_NULL();
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
@@ -275,6 +387,10 @@ polarbench_wait(PG_FUNCTION_ARGS)
 	/* the summary, from the run's row, in the result type's columns */
 	values[0] = Int64GetDatum(run_id);
 	(void) pb_extension_owner(&schema);
+	/* our query, not the caller's: none of the caller's operators in it */
+	nest = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 	SPI_connect();
 	{
 		StringInfoData cols;
@@ -299,6 +415,7 @@ polarbench_wait(PG_FUNCTION_ARGS)
 		tuple = SPI_copytuple(SPI_tuptable->vals[0]);
 	}
 	SPI_finish();
+	AtEOXact_GUC(true, nest);
 	PG_RETURN_DATUM(heap_copy_tuple_as_datum(tuple, BlessTupleDesc(tupdesc)));
 }
 
@@ -350,13 +467,12 @@ polarbench_live_runs(PG_FUNCTION_ARGS)
 	int64	   *ids;
 	dsm_handle *handles;
 	uint64		n;
+	int			nest;
 
 	InitMaterializedSRF(fcinfo, 0);
 
 	/* the running runs, read as the owner of the run table */
-	GetUserIdAndSecContext(&save_user, &save_sec);
-	SetUserIdAndSecContext(owner, save_sec | SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_RESTRICTED_OPERATION);
+	nest = pb_as_owner_begin(owner, &save_user, &save_sec);
 	SPI_connect();
 	if (SPI_execute(psprintf("SELECT d.run_id, d.segment FROM %s.polarbench_run_data d"
 							 "  JOIN %s.polarbench_runs v USING (run_id)"
@@ -379,12 +495,13 @@ polarbench_live_runs(PG_FUNCTION_ARGS)
 															  SPI_tuptable->tupdesc, 2, &isnull));
 	}
 	SPI_finish();
-	SetUserIdAndSecContext(save_user, save_sec);
+	pb_as_owner_end(nest, save_user, save_sec);
 
 	for (uint64 i = 0; i < n; i++)
 	{
 		dsm_segment *seg;
-		PbRunShared *run = pb_run_attach(ids[i], handles[i], &seg);
+		bool		attached;
+		PbRunShared *run = pb_run_attach(ids[i], handles[i], &seg, &attached);
 		PbLiveFigures f;
 		Datum		values[LIVE_NCOLUMNS];
 		bool		nulls[LIVE_NCOLUMNS];
@@ -394,7 +511,7 @@ polarbench_live_runs(PG_FUNCTION_ARGS)
 		SpinLockAcquire(&run->mutex);
 		f = run->live;
 		SpinLockRelease(&run->mutex);
-		dsm_detach(seg);
+		pb_run_detach(seg, attached);
 		if (!f.valid)
 			continue;			/* its first second is not over */
 

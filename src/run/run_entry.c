@@ -10,7 +10,7 @@
  * bad limits, too many clients for the background worker slots.
  *
  * calls: settings.c, args.c, worker.c, admission.c, run_snapshot.c,
- * run_config.c, sysbench_driver.c, ycsb_driver.c, drivers.c, run_check.c,
+ * run_status.c, run_config.c, run_settings.c, sysbench_driver.c, ycsb_driver.c, drivers.c, run_check.c,
  * run_launcher.c; of the script library, script_set.c, builtin_scripts.c;
  * of the workload library, workload_options.c.
  *
@@ -51,32 +51,13 @@
 
 PG_FUNCTION_INFO_V1(polarbench_run);
 
-/* Argument positions of polarbench_run() */
-enum
-{
-	ARG_WORKLOAD,
-	ARG_CLIENTS,
-	ARG_DURATION,
-	ARG_TRANSACTIONS,
-	ARG_PROGRESS,
-	ARG_SCRIPT,
-	ARG_SCRIPT_WEIGHT,
-	ARG_SCRIPTS,
-	ARG_WEIGHTS,
-	ARG_VARS,
-	ARG_RANDOM_SEED,
-	ARG_SCALE,
-	ARG_OPTIONS,				/* since 1.1 */
-	ARG_RATE,					/* since 1.2 */
-	ARG_LATENCY_LIMIT,
-	ARG_MAX_TRIES,
-	ARG_WARMUP,
-	ARG_COUNTERS_ONLY,
-	ARG_SETTINGS
-};
 
 /* Whether an argument was given non-null (options: not in version 1.0) */
 #define PB_ARG_GIVEN(n)	(PG_NARGS() > (n) && !PG_ARGISNULL(n))
+
+/* a client's share of a rate: a gap between starts from 1 ns to 11.6 days */
+#define PB_MAX_RATE			1e9
+#define PB_MIN_RATE			1e-6
 
 /* pgbench's default: ten transactions per client */
 #define PB_DEFAULT_TRANSACTIONS 10
@@ -345,6 +326,21 @@ pb_add_json_setting(const char *name, const char *value, void *arg)
 	pb_settings_add((PbRunConfig *) arg, name, value);
 }
 
+/*
+ * pb_settings_from_json
+ *		The settings of a run from a JSON object of scalars, as SET name =
+ *		value would take them; kept as given for the record.
+ */
+void
+pb_settings_from_json(PbRunConfig *config, Jsonb *jb)
+{
+	pb_json_scalars(jb, "settings", "setting",
+					"{\"synchronous_commit\": \"off\", \"work_mem\": \"64MB\"}",
+					pb_add_json_setting, config);
+	config->settings_json = DatumGetCString(DirectFunctionCall1(jsonb_out,
+																JsonbPGetDatum(jb)));
+}
+
 /* What setting a native workload's options needs */
 typedef struct PbOptionsBuilder
 {
@@ -519,15 +515,26 @@ pb_check_pacing(FunctionCallInfo fcinfo, PbRunParams *params,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("invalid rate limit: %g", params->rate),
 					 errhint("rate is the target number of transactions per second of all clients together, a positive number.")));
+		/* a client's mean gap must be a nanosecond or more, and fit a clock */
+		if (params->rate > PB_MAX_RATE * params->nclients ||
+			params->rate < PB_MIN_RATE * params->nclients)
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg_plural("rate limit %g is out of range for %d client",
+								   "rate limit %g is out of range for %d clients",
+								   params->nclients, params->rate, params->nclients),
+					 errhint("Each client's share of the rate must be from %g to %g transactions per second.",
+							 PB_MIN_RATE, PB_MAX_RATE)));
 	}
 	if (PB_ARG_GIVEN(ARG_LATENCY_LIMIT))
 	{
 		params->latency_limit = PG_GETARG_FLOAT8(ARG_LATENCY_LIMIT);
-		if (!(params->latency_limit > 0) || isinf(params->latency_limit))
+		if (!(params->latency_limit >= 0.001) ||
+			params->latency_limit > (double) pb_max_run_duration * 1000)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("invalid latency limit: %g", params->latency_limit),
-					 errhint("latency_limit is a positive number of milliseconds.")));
+					 errhint("latency_limit is a number of milliseconds from 0.001 to polarbench.max_run_duration.")));
 	}
 	if (PB_ARG_GIVEN(ARG_MAX_TRIES))
 	{
@@ -980,15 +987,7 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 
 	config = palloc0(sizeof(PbRunConfig));
 	if (PB_ARG_GIVEN(ARG_SETTINGS))
-	{
-		Jsonb	   *jb = PG_GETARG_JSONB_P(ARG_SETTINGS);
-
-		pb_json_scalars(jb, "settings", "setting",
-						"{\"synchronous_commit\": \"off\", \"work_mem\": \"64MB\"}",
-						pb_add_json_setting, config);
-		config->settings_json = DatumGetCString(DirectFunctionCall1(jsonb_out,
-																	JsonbPGetDatum(jb)));
-	}
+		pb_settings_from_json(config, PG_GETARG_JSONB_P(ARG_SETTINGS));
 	/* the settings first: the scripts are checked as the clients will run them */
 	pb_settings_check(config);
 	nest = pb_settings_push(config);

@@ -513,6 +513,10 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 	run->max_tries = params->max_tries;
 	run->warmup = params->warmup;
 	run->counters_only = params->counters_only;
+	run->sweep_id = params->sweep_id;
+	run->sweep_run = params->sweep_run;
+	run->sweep_set = params->sweep_set;
+	run->sweep_repeat = params->sweep_repeat;
 	run->kind = config->kind;
 	run->ncommands = params->ncommands;
 	run->command_histograms = params->command_histograms;

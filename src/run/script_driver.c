@@ -119,9 +119,10 @@ pb_script_abort(PbDriverContext *ctx)
 	PbScriptDriver *d = ctx->state;
 
 	pb_executor_abort(d->exec);
-	/* the command the error came from */
-	ctx->current_command = d->stats_offset[d->current_script] +
-		pb_executor_current_command(d->exec);
+	/* the command the error came from, if it came from one */
+	if (ctx->current_command >= 0)
+		ctx->current_command = d->stats_offset[d->current_script] +
+			pb_executor_current_command(d->exec);
 }
 
 /* The script and line an error came from. */

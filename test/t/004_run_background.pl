@@ -99,5 +99,27 @@ $node->poll_query_until('postgres', "SELECT ($workers) = 0") or die;
 ok(1, 'no worker is left');
 $app->quit;
 
+# 4. a sweep canceled in its first run: that run is recorded as canceled,
+# and no other starts
+my $sweeper = $node->background_psql('postgres', on_error_stop => 0);
+$sweeper->query_until(qr/started/, q{\echo started
+SELECT * FROM polarbench_sweep('select-only', clients => '{1,2,1}', duration => 60);
+});
+$node->poll_query_until('postgres', q{
+	SELECT count(*) = 1 FROM polarbench_live l JOIN polarbench_runs r USING (run_id)
+	 WHERE r.sweep_run = 1}) or die 'the sweep did not start';
+$node->safe_psql('postgres', q{
+	SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+	 WHERE query LIKE '%polarbench_sweep(%' AND pid <> pg_backend_pid()});
+$sweeper->query('SELECT 1');
+like($sweeper->{stderr}, qr/canceling statement due to user request/, 'a sweep can be canceled');
+is($node->safe_psql('postgres', q{
+	SELECT string_agg(sweep_run || ' ' || status, ', ' ORDER BY sweep_run)
+	  FROM polarbench_runs WHERE sweep_id IS NOT NULL}),
+	'1 canceled', 'the run in progress is recorded as canceled, and no other starts');
+$node->poll_query_until('postgres', "SELECT ($workers) = 0") or die;
+ok(1, 'no worker is left after the sweep');
+$sweeper->quit;
+
 $node->stop;
 done_testing();
