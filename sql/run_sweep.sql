@@ -33,6 +33,12 @@ SELECT sweep_id, setting_set, run_clients, run_vars, run_transactions
                         transactions => 5);
 SELECT * FROM polarbench_sweep_table(2009, 'failed');
 
+-- a write workload: each run reads the scale and prepares with a snapshot
+-- of its own, not with the statement's, which the runs before it let go
+-- (enough updates of the one branch that its page is pruned)
+SELECT run_clients, run_transactions = 300 * run_clients AS all_done
+  FROM polarbench_sweep('tpcb-like', clients => '{1,2,1}', transactions => 300);
+
 -- refused before the first run
 SELECT count(*) AS runs_before FROM polarbench_runs \gset
 SELECT * FROM polarbench_sweep('select-only', clients => '{}');

@@ -38,7 +38,8 @@ REVOKE ALL ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
 
 /*
  * A sweep as the seeds' tables show one: a row per client count, a column
- * per setting set (with its variable and option sets), and in each cell
+ * per setting set (with its variable and option sets, when they vary),
+ * and in each cell
  * the metric (qps, tps, latency_avg, latency_p50 .. latency_p999,
  * latency_max, failed): with repetitions, their median and, after it, the
  * spread, half the range as a share of the median.
@@ -56,6 +57,8 @@ DECLARE
 	cells		jsonb := '{}';
 	clients		int[] := '{}';
 	cr			record;
+	by_vars		boolean;
+	by_options	boolean;
 BEGIN
 	IF metric IS NULL OR metric NOT IN ('qps', 'tps', 'latency_avg', 'latency_p50',
 			'latency_p90', 'latency_p95', 'latency_p99', 'latency_p999',
@@ -65,11 +68,16 @@ BEGIN
 				  HINT = 'The metrics are qps, tps, latency_avg, latency_p50, latency_p90, latency_p95, latency_p99, latency_p999, latency_max and failed.';
 	END IF;
 	-- the columns: each setting set with its variable and option sets, in order
+	SELECT count(DISTINCT coalesce(r.vars::text, '')) > 1,
+		   count(DISTINCT coalesce(r.options::text, '')) > 1
+	  INTO by_vars, by_options
+	  FROM @extschema@.polarbench_runs r
+	 WHERE r.sweep_id = polarbench_sweep_table.sweep_id;
 	SELECT array_agg(label ORDER BY first) INTO columns
 	  FROM (SELECT 'set ' || r.sweep_set
 				   || coalesce(' ' || r.settings::text, '')
-				   || coalesce(' vars ' || r.vars::text, '')
-				   || coalesce(' options ' || r.options::text, '') AS label,
+				   || CASE WHEN by_vars THEN coalesce(' vars ' || r.vars::text, '') ELSE '' END
+				   || CASE WHEN by_options THEN coalesce(' options ' || r.options::text, '') ELSE '' END AS label,
 				   min(r.sweep_run) AS first
 			  FROM @extschema@.polarbench_runs r
 			 WHERE r.sweep_id = polarbench_sweep_table.sweep_id
@@ -84,8 +92,8 @@ BEGIN
 	FOR cr IN EXECUTE format($q$
 		SELECT r.clients, array_position($2, 'set ' || r.sweep_set
 				   || coalesce(' ' || r.settings::text, '')
-				   || coalesce(' vars ' || r.vars::text, '')
-				   || coalesce(' options ' || r.options::text, '')) AS col,
+				   || CASE WHEN $3 THEN coalesce(' vars ' || r.vars::text, '') ELSE '' END
+				   || CASE WHEN $4 THEN coalesce(' options ' || r.options::text, '') ELSE '' END) AS col,
 			   CASE WHEN count(*) = 1 THEN round(min(r.%1$I)::numeric, 3)::text
 					ELSE round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.%1$I)::numeric, 3)::text
 						 || coalesce(' ±' || round((100 * (max(r.%1$I) - min(r.%1$I)) / 2
@@ -95,7 +103,7 @@ BEGIN
 		  FROM @extschema@.polarbench_runs r
 		 WHERE r.sweep_id = $1
 		 GROUP BY r.clients, 2$q$, metric)
-		USING polarbench_sweep_table.sweep_id, columns
+		USING polarbench_sweep_table.sweep_id, columns, by_vars, by_options
 	LOOP
 		cells := cells || jsonb_build_object(cr.clients || ':' || cr.col, coalesce(cr.cell, ''));
 		IF NOT cr.clients = ANY (clients) THEN

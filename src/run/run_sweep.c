@@ -30,6 +30,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/snapmgr.h"
 
 #include "args.h"
 #include "run.h"
@@ -246,7 +247,15 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 						params.sweep_run = ++run_no;
 						params.sweep_set = s + 1;
 						params.sweep_repeat = r;
+						/*
+						 * The runs before this one released the statement's
+						 * snapshot (when it may), and their clients pruned
+						 * what it saw: what is read before this run (the
+						 * scale, the plans) is read with a new one.
+						 */
+						PushActiveSnapshot(GetTransactionSnapshot());
 						pb_run_from_args(run_fcinfo, false, &params, &config, &result);
+						PopActiveSnapshot();
 						if (sweep_id < 0)
 							sweep_id = result.run_id;
 
