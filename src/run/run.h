@@ -612,6 +612,7 @@ enum
 
 /* run_entry.c: what polarbench_run and a background run's conductor share */
 extern void pb_check_caller(const char *function, bool background);
+extern void pb_check_one_dimension(struct ArrayType *array, const char *name);
 extern void pb_settings_from_json(PbRunConfig *config, Jsonb *jb);
 extern void pb_run_from_args(FunctionCallInfo fcinfo, bool background,
 							 PbRunParams *params, PbRunConfig **config,

@@ -701,7 +701,7 @@ pb_check_caller(const char *function, bool background)
  * pb_check_one_dimension
  *		An array argument must be one-dimensional and not empty.
  */
-static void
+void
 pb_check_one_dimension(ArrayType *array, const char *name)
 {
 	if (ARR_NDIM(array) > 1)

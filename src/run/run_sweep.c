@@ -110,15 +110,7 @@ pb_dimension(FunctionCallInfo fcinfo, int argno, const char *name, Oid elemtype,
 		return;
 	}
 	array = PG_GETARG_ARRAYTYPE_P(argno);
-	if (ARR_NDIM(array) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("%s must be a one-dimensional array", name)));
-	if (ARR_NDIM(array) == 0 || ArrayGetNItems(ARR_NDIM(array), ARR_DIMS(array)) == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s must not be empty", name),
-				 errhint("An empty sweep runs nothing; give at least one value, or leave it out.")));
+	pb_check_one_dimension(array, name);
 	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
 	deconstruct_array(array, elemtype, typlen, typbyval, typalign,
 					  &dim->values, &dim->nulls, &dim->n);

@@ -24,9 +24,8 @@
 #include "pb_script.h"
 
 #include "pgbench_expressions.inc"
+#include "unit_check.h"
 
-static int	npassed;
-static int	nfailed;
 
 /* ---- allocation counting (the Makefile wraps malloc & co) ---------------- */
 
@@ -61,29 +60,6 @@ __wrap_realloc(void *p, size_t size)
 {
 	nallocs++;
 	return __real_realloc(p, size);
-}
-
-/* ---- reporting ----------------------------------------------------------- */
-
-/*
- * Count a check, printing it when it failed.
- */
-static void
-check(bool ok, const char *fmt,...)
-{
-	va_list		ap;
-
-	if (ok)
-	{
-		npassed++;
-		return;
-	}
-	nfailed++;
-	printf("FAIL: ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
 }
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -2048,6 +2024,5 @@ main(void)
 	test_hot_path();
 	test_fuzz_regressions();
 
-	printf("%d passed, %d failed\n", npassed, nfailed);
-	return nfailed == 0 ? 0 : 1;
+	return check_summary();
 }
