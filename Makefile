@@ -17,7 +17,7 @@ PB_COMMON_OBJS = src/common/settings.o src/common/args.o src/common/worker.o \
 	src/common/admission.o
 PB_RUN_OBJS = src/run/run_shmem.o src/run/run_lockwait.o \
 	src/run/run_snapshot.o src/run/run_status.o src/run/run_profile.o src/run/run_stats.o \
-	src/run/run_config.o src/run/run_settings.o src/run/spi_discard.o src/run/script_exec.o \
+	src/run/run_config.o src/run/run_server_settings.o src/run/run_settings.o src/run/spi_discard.o src/run/script_exec.o \
 	src/run/script_driver.o \
 	src/run/sysbench_driver.o src/run/ycsb_driver.o src/run/drivers.o \
 	src/run/client_worker.o src/run/recorder_worker.o src/run/run_check.o \

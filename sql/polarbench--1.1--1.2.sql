@@ -26,7 +26,8 @@ ALTER TABLE polarbench_run_data
 	ADD COLUMN sweep_id bigint,
 	ADD COLUMN sweep_run int,
 	ADD COLUMN sweep_set int,
-	ADD COLUMN sweep_repeat int;
+	ADD COLUMN sweep_repeat int,
+	ADD COLUMN server_settings jsonb;
 
 CREATE INDEX polarbench_run_data_sweep_id_idx ON polarbench_run_data (sweep_id);
 
@@ -80,7 +81,7 @@ CREATE OR REPLACE VIEW polarbench_runs AS
 		   r.skipped, r.late, r.lag_avg, r.lag_max,
 		   CASE WHEN v.may_read THEN r.settings END AS settings,
 		   r.effective_settings, r.server_stats, r.sweep_id, r.sweep_run,
-		   r.sweep_set, r.sweep_repeat
+		   r.sweep_set, r.sweep_repeat, r.server_settings
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -211,14 +212,15 @@ CREATE FUNCTION polarbench_run(
 	max_tries		int DEFAULT 1,
 	warmup			float8 DEFAULT 0,
 	counters_only	boolean DEFAULT false,
-	settings		jsonb DEFAULT NULL)
+	settings		jsonb DEFAULT NULL,
+	server_settings	jsonb DEFAULT NULL)
 RETURNS polarbench_result
 AS 'MODULE_PATHNAME', 'polarbench_run'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_run(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
-	boolean, jsonb) FROM PUBLIC;
+	boolean, jsonb, jsonb) FROM PUBLIC;
 
 /* background runs, watched and steered from any session */
 /*
@@ -246,14 +248,15 @@ CREATE FUNCTION polarbench_start(
 	max_tries		int DEFAULT 1,
 	warmup			float8 DEFAULT 0,
 	counters_only	boolean DEFAULT false,
-	settings		jsonb DEFAULT NULL)
+	settings		jsonb DEFAULT NULL,
+	server_settings	jsonb DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'polarbench_start'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_start(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
-	boolean, jsonb) FROM PUBLIC;
+	boolean, jsonb, jsonb) FROM PUBLIC;
 
 /*
  * Wait for a run to end, at most timeout seconds (NULL: as long as it

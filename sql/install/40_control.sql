@@ -26,14 +26,15 @@ CREATE FUNCTION polarbench_start(
 	max_tries		int DEFAULT 1,
 	warmup			float8 DEFAULT 0,
 	counters_only	boolean DEFAULT false,
-	settings		jsonb DEFAULT NULL)
+	settings		jsonb DEFAULT NULL,
+	server_settings	jsonb DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'polarbench_start'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_start(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
-	boolean, jsonb) FROM PUBLIC;
+	boolean, jsonb, jsonb) FROM PUBLIC;
 
 /*
  * Wait for a run to end, at most timeout seconds (NULL: as long as it

@@ -393,6 +393,10 @@ pb_recorder_insert_run(PbRunConfig *config)
 			  config->settings_json ?
 			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->settings_json)) : 0,
 			  config->settings_json == NULL);
+	pb_column(&c, "server_settings", JSONBOID,
+			  config->server_settings_json ?
+			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->server_settings_json)) : 0,
+			  config->server_settings_json == NULL);
 	pb_column(&c, "effective_settings", JSONBOID,
 			  config->effective_json ?
 			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->effective_json)) : 0,

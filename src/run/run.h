@@ -336,6 +336,12 @@ typedef struct PbRunConfig
 	char	  **setting_values;
 	char	   *settings_json;	/* as given, for the record, or NULL */
 	char	   *effective_json; /* the values that matter, as the run has them */
+	/* parameters set with ALTER SYSTEM for the run (run_server_settings.c) */
+	int			nserver_settings;
+	char	  **server_names;
+	char	  **server_values;
+	char	  **server_previous;	/* in postgresql.auto.conf before, or NULL */
+	char	   *server_settings_json;	/* as given, for the record, or NULL */
 } PbRunConfig;
 
 /* What the caller asks of a run, beside its scripts */
@@ -607,6 +613,7 @@ enum
 	ARG_WARMUP,
 	ARG_COUNTERS_ONLY,
 	ARG_SETTINGS,
+	ARG_SERVER_SETTINGS,
 	PB_RUN_NARGS
 };
 
@@ -629,6 +636,12 @@ extern void pb_waits_foreach(HTAB *waits,
 							 void *arg);
 extern void pb_server_counters_read(int64 *counters);
 extern char *pb_server_counters_json(const int64 *before, const int64 *after);
+
+/* run_server_settings.c */
+extern void pb_server_settings_check(PbRunConfig *config);
+extern void pb_server_settings_apply(PbRunConfig *config);
+extern void pb_server_settings_restore(PbRunConfig *config);
+extern void pb_server_settings_cleanup(int code, Datum arg);
 
 /* run_settings.c */
 extern void pb_settings_add(PbRunConfig *config, const char *name,

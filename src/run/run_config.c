@@ -77,6 +77,7 @@ pb_config_visit(const PbRunConfig *config, PbConfigVisitor visit, void *arg)
 	}
 	visit(config->settings_json ? config->settings_json : "", arg);
 	visit(config->effective_json ? config->effective_json : "", arg);
+	visit(config->server_settings_json ? config->server_settings_json : "", arg);
 	snprintf(num, sizeof(num), "%d", config->nsettings);
 	visit(num, arg);
 	for (int i = 0; i < config->nsettings; i++)
@@ -151,6 +152,7 @@ pb_config_deserialize(const char *src)
 	const char *options_json;
 	const char *settings_json;
 	const char *effective_json;
+	const char *server_json;
 
 	config->workload = (char *) pb_config_next(&src);
 	config->kind = atoi(pb_config_next(&src));
@@ -190,6 +192,8 @@ pb_config_deserialize(const char *src)
 	config->settings_json = settings_json[0] ? (char *) settings_json : NULL;
 	effective_json = pb_config_next(&src);
 	config->effective_json = effective_json[0] ? (char *) effective_json : NULL;
+	server_json = pb_config_next(&src);
+	config->server_settings_json = server_json[0] ? (char *) server_json : NULL;
 	config->nsettings = atoi(pb_config_next(&src));
 	config->setting_names = palloc(sizeof(char *) * Max(config->nsettings, 1));
 	config->setting_values = palloc(sizeof(char *) * Max(config->nsettings, 1));

@@ -37,6 +37,8 @@
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/formatting.h"
+#include "storage/ipc.h"
 #include "utils/fmgroids.h"
 #include "utils/jsonb.h"
 #include "tcop/pquery.h"
@@ -339,6 +341,22 @@ pb_settings_from_json(PbRunConfig *config, Jsonb *jb)
 					pb_add_json_setting, config);
 	config->settings_json = DatumGetCString(DirectFunctionCall1(jsonb_out,
 																JsonbPGetDatum(jb)));
+}
+
+/* A parameter set with ALTER SYSTEM for the run. */
+static void
+pb_add_json_server_setting(const char *name, const char *value, void *arg)
+{
+	PbRunConfig *config = arg;
+	int			n = config->nserver_settings;
+
+	config->server_names = n == 0 ? palloc(sizeof(char *)) :
+		repalloc(config->server_names, sizeof(char *) * (n + 1));
+	config->server_values = n == 0 ? palloc(sizeof(char *)) :
+		repalloc(config->server_values, sizeof(char *) * (n + 1));
+	config->server_names[n] = asc_tolower(name, strlen(name));
+	config->server_values[n] = pstrdup(value);
+	config->nserver_settings++;
 }
 
 /* What setting a native workload's options needs */
@@ -887,6 +905,11 @@ pb_configure_scripts(FunctionCallInfo fcinfo, PbRunConfig *config,
 	return nplans;
 }
 
+static void pb_run_configure_and_launch(FunctionCallInfo fcinfo, bool background,
+										PbRunParams *params_io, PbRunConfig *config,
+										const PbWorkloadDef *native, bool limited,
+										int clients, PbRunResult *result_out);
+
 /*
  * polarbench_run
  *		SQL entry point: see polarbench_run() in the install script.
@@ -917,13 +940,9 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 {
 	PbRunConfig *config;
 	PbRunParams params = *params_out;
-	const PbWorkloadDef *native = NULL;
-	int			nest;
+	const PbWorkloadDef *volatile native = NULL;
 	bool		limited;
-	double		text_bytes = 0;
-	Oid			schema = InvalidOid;
 	int			clients;
-	int			nplans;
 
 	pb_check_caller("polarbench_run", background);
 	if (!PG_ARGISNULL(ARG_WORKLOAD))
@@ -988,8 +1007,51 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 	config = palloc0(sizeof(PbRunConfig));
 	if (PB_ARG_GIVEN(ARG_SETTINGS))
 		pb_settings_from_json(config, PG_GETARG_JSONB_P(ARG_SETTINGS));
+	if (PB_ARG_GIVEN(ARG_SERVER_SETTINGS))
+	{
+		Jsonb	   *jb = PG_GETARG_JSONB_P(ARG_SERVER_SETTINGS);
+
+		pb_json_scalars(jb, "server_settings", "setting",
+						"{\"fsync\": \"off\", \"full_page_writes\": \"off\"}",
+						pb_add_json_server_setting, config);
+		config->server_settings_json = DatumGetCString(DirectFunctionCall1(jsonb_out,
+																		   JsonbPGetDatum(jb)));
+		pb_server_settings_check(config);
+	}
 	/* the settings first: the scripts are checked as the clients will run them */
 	pb_settings_check(config);
+
+	/* from here on, the server's settings are put back whatever happens */
+	pb_server_settings_apply(config);
+	PG_ENSURE_ERROR_CLEANUP(pb_server_settings_cleanup, PointerGetDatum(config));
+	{
+		pb_run_configure_and_launch(fcinfo, background, &params, config, native,
+									limited, clients, result_out);
+	}
+	PG_END_ENSURE_ERROR_CLEANUP(pb_server_settings_cleanup, PointerGetDatum(config));
+	pb_server_settings_restore(config);
+	*config_out = config;
+	*params_out = params;
+}
+
+/*
+ * pb_run_configure_and_launch
+ *		The rest of pb_run_from_args(), once the settings are checked and the
+ *		server's set: resolve the workload with the run's settings, check
+ *		its scripts, launch it and wait for its end.
+ */
+static void
+pb_run_configure_and_launch(FunctionCallInfo fcinfo, bool background,
+							PbRunParams *params_io, PbRunConfig *config,
+							const PbWorkloadDef *native, bool limited,
+							int clients, PbRunResult *result_out)
+{
+	PbRunParams params = *params_io;
+	double		text_bytes = 0;
+	Oid			schema = InvalidOid;
+	int			nplans;
+	int			nest;
+
 	nest = pb_settings_push(config);
 	if (!PG_ARGISNULL(ARG_RANDOM_SEED))
 		config->random_seed = PG_GETARG_INT64(ARG_RANDOM_SEED);
@@ -1040,7 +1102,6 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 				 errdetail("The calling statement's snapshot stays in use while the run goes on, so row versions the clients make dead cannot be pruned, which slows workloads that update."),
 				 errhint("Run it as a statement of its own, such as SELECT * FROM polarbench_run(...), at READ COMMITTED, in a transaction that has written nothing and has no cursor open.")));
 
-	*config_out = config;
-	*params_out = params;
+	*params_io = params;
 	pb_launch_run(config, &params, result_out);
 }

@@ -93,9 +93,9 @@ is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extn
 	'1.2', 'ALTER EXTENSION UPDATE goes to 1.2');
 $node->safe_psql('postgres', q{
 	GRANT EXECUTE ON FUNCTION polarbench_run(text, int, float8, bigint, int, text, int,
-		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb) TO alice;
+		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb, jsonb) TO alice;
 	GRANT EXECUTE ON FUNCTION polarbench_start(text, int, float8, bigint, int, text, int,
-		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb) TO alice;
+		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb, jsonb) TO alice;
 	GRANT EXECUTE ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
 		float8, bigint, int, float8, text, bigint, int, float8, float8, int) TO alice});
 is($node->safe_psql('postgres', q{
@@ -131,9 +131,9 @@ $node->safe_psql('postgres', 'CREATE DATABASE fresh');
 $node->safe_psql('fresh', q{
 	CREATE EXTENSION polarbench;
 	GRANT EXECUTE ON FUNCTION polarbench_run(text, int, float8, bigint, int, text, int,
-		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb) TO alice;
+		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb, jsonb) TO alice;
 	GRANT EXECUTE ON FUNCTION polarbench_start(text, int, float8, bigint, int, text, int,
-		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb) TO alice;
+		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb, jsonb) TO alice;
 	GRANT EXECUTE ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
 		float8, bigint, int, float8, text, bigint, int, float8, float8, int) TO alice});
 my $updated = $node->safe_psql('postgres', $catalog);
