@@ -304,9 +304,10 @@ GRANT SELECT ON polarbench_live TO PUBLIC;
 
 /* sweeps, and the seeds' tables made of them */
 /*
- * Every combination of clients, setting sets, variable sets and option
- * sets, each one run as polarbench_run runs it, repeat times: for each
- * repetition, for each setting set, for each variable set, for each option
+ * Every combination of clients, server setting sets, setting sets,
+ * variable sets and option sets, each one run as polarbench_run runs it,
+ * repeat times: for each repetition, for each server setting set, for each
+ * setting set, for each variable set, for each option
  * set, every client count in order.  One row per run; the runs are
  * recorded with the sweep's id, the id of its first run.
  */
@@ -326,6 +327,7 @@ CREATE FUNCTION polarbench_sweep(
 	rate			float8 DEFAULT NULL,
 	latency_limit	float8 DEFAULT NULL,
 	max_tries		int DEFAULT 1,
+	server_settings	jsonb[] DEFAULT NULL,
 	OUT sweep_id bigint, OUT run_id bigint, OUT repetition int,
 	OUT setting_set int, OUT run_clients int, OUT run_settings jsonb,
 	OUT run_vars jsonb, OUT run_options jsonb, OUT run_transactions bigint,
@@ -336,7 +338,8 @@ AS 'MODULE_PATHNAME', 'polarbench_sweep'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
-	float8, bigint, int, float8, text, bigint, int, float8, float8, int) FROM PUBLIC;
+	float8, bigint, int, float8, text, bigint, int, float8, float8, int, jsonb[])
+	FROM PUBLIC;
 
 /*
  * A sweep as the seeds' tables show one: a row per client count, a column
@@ -377,6 +380,7 @@ BEGIN
 	 WHERE r.sweep_id = polarbench_sweep_table.sweep_id;
 	SELECT array_agg(label ORDER BY first) INTO columns
 	  FROM (SELECT 'set ' || r.sweep_set
+				   || coalesce(' server ' || r.server_settings::text, '')
 				   || coalesce(' ' || r.settings::text, '')
 				   || CASE WHEN by_vars THEN coalesce(' vars ' || r.vars::text, '') ELSE '' END
 				   || CASE WHEN by_options THEN coalesce(' options ' || r.options::text, '') ELSE '' END AS label,
@@ -393,6 +397,7 @@ BEGIN
 	-- every cell, as text, by client count and column
 	FOR cr IN EXECUTE format($q$
 		SELECT r.clients, array_position($2, 'set ' || r.sweep_set
+				   || coalesce(' server ' || r.server_settings::text, '')
 				   || coalesce(' ' || r.settings::text, '')
 				   || CASE WHEN $3 THEN coalesce(' vars ' || r.vars::text, '') ELSE '' END
 				   || CASE WHEN $4 THEN coalesce(' options ' || r.options::text, '') ELSE '' END) AS col,

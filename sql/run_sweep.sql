@@ -54,8 +54,10 @@ SELECT * FROM polarbench_sweep('select-only', settings => ARRAY['{"work_mem": "8
 SELECT * FROM polarbench_sweep('select-only', settings => ARRAY['{"work_mem": "8MB"}', '{"fsync": "off"}']::jsonb[]);
 SELECT * FROM polarbench_sweep('select-only', settings => ARRAY['["work_mem"]']::jsonb[]);
 SELECT count(*) = :runs_before AS nothing_run FROM polarbench_runs;
+\set SHOW_CONTEXT never
 SELECT * FROM polarbench_sweep_table(2001, 'bogus');
 SELECT * FROM polarbench_sweep_table(-1);
+\set SHOW_CONTEXT errors
 
 -- leave the history as it was for the files that follow
 DELETE FROM polarbench_run_data WHERE run_id > 2000;

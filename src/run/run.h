@@ -621,6 +621,7 @@ enum
 extern void pb_check_caller(const char *function, bool background);
 extern void pb_check_one_dimension(struct ArrayType *array, const char *name);
 extern void pb_settings_from_json(PbRunConfig *config, Jsonb *jb);
+extern void pb_server_settings_from_json(PbRunConfig *config, Jsonb *jb);
 extern void pb_run_from_args(FunctionCallInfo fcinfo, bool background,
 							 PbRunParams *params, PbRunConfig **config,
 							 PbRunResult *result);

@@ -359,6 +359,21 @@ pb_add_json_server_setting(const char *name, const char *value, void *arg)
 	config->nserver_settings++;
 }
 
+/*
+ * pb_server_settings_from_json
+ *		The server settings of a run from a JSON object of scalars; kept as
+ *		given for the record.
+ */
+void
+pb_server_settings_from_json(PbRunConfig *config, Jsonb *jb)
+{
+	pb_json_scalars(jb, "server_settings", "setting",
+					"{\"fsync\": \"off\", \"full_page_writes\": \"off\"}",
+					pb_add_json_server_setting, config);
+	config->server_settings_json = DatumGetCString(DirectFunctionCall1(jsonb_out,
+																	   JsonbPGetDatum(jb)));
+}
+
 /* What setting a native workload's options needs */
 typedef struct PbOptionsBuilder
 {
@@ -1009,13 +1024,7 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 		pb_settings_from_json(config, PG_GETARG_JSONB_P(ARG_SETTINGS));
 	if (PB_ARG_GIVEN(ARG_SERVER_SETTINGS))
 	{
-		Jsonb	   *jb = PG_GETARG_JSONB_P(ARG_SERVER_SETTINGS);
-
-		pb_json_scalars(jb, "server_settings", "setting",
-						"{\"fsync\": \"off\", \"full_page_writes\": \"off\"}",
-						pb_add_json_server_setting, config);
-		config->server_settings_json = DatumGetCString(DirectFunctionCall1(jsonb_out,
-																		   JsonbPGetDatum(jb)));
+		pb_server_settings_from_json(config, PG_GETARG_JSONB_P(ARG_SERVER_SETTINGS));
 		pb_server_settings_check(config);
 	}
 	/* the settings first: the scripts are checked as the clients will run them */

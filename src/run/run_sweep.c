@@ -7,8 +7,10 @@
  *	  The runs are recorded with the sweep's id (the first run's), so that
  *	  polarbench_sweep_table() can show them as the seeds' tables.
  *
- * The order: for each repetition, for each setting set, for each variable
- * set, for each option set, every client count in the order given.  So a
+ * The order: for each repetition, for each server setting set, for each
+ * setting set, for each variable set, for each option set, every client
+ * count in the order given.  A column of the sweep's table (its setting
+ * set, numbered from 1) is a server setting set with a setting set.  So a
  * repetition goes over the whole table before the next one starts, and
  * the machine's drift from one to the next moves every cell alike.
  *
@@ -17,7 +19,7 @@
  * parameters (run_settings.c).  The runs check the rest as each starts; a
  * failed run ends the sweep with its error, the runs before it recorded.
  *
- * calls: args.c, run_settings.c, run_entry.c.
+ * calls: args.c, run_server_settings.c, run_settings.c, run_entry.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -55,6 +57,7 @@ enum
 	SWEEP_RATE,
 	SWEEP_LATENCY_LIMIT,
 	SWEEP_MAX_TRIES,
+	SWEEP_SERVER_SETTINGS,
 	SWEEP_NARGS
 };
 
@@ -101,7 +104,7 @@ pb_dimension(FunctionCallInfo fcinfo, int argno, const char *name, Oid elemtype,
 	bool		typbyval;
 	char		typalign;
 
-	if (PG_ARGISNULL(argno))
+	if (argno < 0 || PG_ARGISNULL(argno))
 	{
 		dim->n = 1;
 		dim->values = palloc0(sizeof(Datum));
@@ -145,6 +148,34 @@ pb_check_setting_sets(const PbDimension *sets)
 }
 
 /*
+ * pb_check_server_setting_sets
+ *		Refuse duplicate server setting sets, and any the caller may not
+ *		have, before the first run.
+ */
+static void
+pb_check_server_setting_sets(const PbDimension *sets)
+{
+	for (int i = 0; i < sets->n; i++)
+	{
+		for (int k = 0; k < i; k++)
+			if (sets->nulls[i] == sets->nulls[k] &&
+				(sets->nulls[i] ||
+				 DatumGetBool(DirectFunctionCall2(jsonb_eq, sets->values[i], sets->values[k]))))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("server setting sets %d and %d of the sweep are the same", k + 1, i + 1),
+						 errhint("Each setting set is a column of the sweep's table; give each once.")));
+		if (!sets->nulls[i])
+		{
+			PbRunConfig *config = palloc0(sizeof(PbRunConfig));
+
+			pb_server_settings_from_json(config, DatumGetJsonbP(sets->values[i]));
+			pb_server_settings_check(config);
+		}
+	}
+}
+
+/*
  * polarbench_sweep
  *		SQL entry point: see polarbench_sweep() in the install script.
  */
@@ -156,6 +187,7 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 	PbDimension sets;
 	PbDimension vars;
 	PbDimension options;
+	PbDimension servers;
 	int			repeat = 1;
 	int64		sweep_id = -1;
 	int			run_no = 0;
@@ -178,12 +210,17 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 	pb_dimension(fcinfo, SWEEP_SETTINGS, "settings", JSONBOID, &sets);
 	pb_dimension(fcinfo, SWEEP_VARS, "vars", JSONBOID, &vars);
 	pb_dimension(fcinfo, SWEEP_OPTIONS, "options", JSONBOID, &options);
+	if (PG_NARGS() > SWEEP_SERVER_SETTINGS)
+		pb_dimension(fcinfo, SWEEP_SERVER_SETTINGS, "server_settings", JSONBOID, &servers);
+	else
+		pb_dimension(fcinfo, -1, "server_settings", JSONBOID, &servers);
 	if (!PG_ARGISNULL(SWEEP_REPEAT))
 	{
 		repeat = PG_GETARG_INT32(SWEEP_REPEAT);
 		pb_check_range("repeat", repeat, 1, PB_NO_MAXIMUM, NULL);
 	}
 	pb_check_setting_sets(&sets);
+	pb_check_server_setting_sets(&servers);
 
 	InitMaterializedSRF(fcinfo, 0);
 
@@ -213,6 +250,7 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 	run_fcinfo->args[ARG_PROGRESS].value = Int32GetDatum(0);
 
 	for (int r = 1; r <= repeat; r++)
+		for (int g = 0; g < servers.n; g++)
 		for (int s = 0; s < sets.n; s++)
 			for (int v = 0; v < vars.n; v++)
 				for (int o = 0; o < options.n; o++)
@@ -229,6 +267,8 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 						run_fcinfo->args[ARG_CLIENTS].value = clients.values[c];
 						run_fcinfo->args[ARG_SETTINGS].isnull = sets.nulls[s];
 						run_fcinfo->args[ARG_SETTINGS].value = sets.values[s];
+						run_fcinfo->args[ARG_SERVER_SETTINGS].isnull = servers.nulls[g];
+						run_fcinfo->args[ARG_SERVER_SETTINGS].value = servers.values[g];
 						run_fcinfo->args[ARG_VARS].isnull = vars.nulls[v];
 						run_fcinfo->args[ARG_VARS].value = vars.values[v];
 						run_fcinfo->args[ARG_OPTIONS].isnull = options.nulls[o];
@@ -237,7 +277,7 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 						memset(&params, 0, sizeof(params));
 						params.sweep_id = sweep_id;
 						params.sweep_run = ++run_no;
-						params.sweep_set = s + 1;
+						params.sweep_set = g * sets.n + s + 1;
 						params.sweep_repeat = r;
 						/*
 						 * The runs before this one released the statement's
@@ -255,7 +295,7 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 						values[OUT_SWEEP_ID] = Int64GetDatum(sweep_id);
 						values[OUT_RUN_ID] = Int64GetDatum(result.run_id);
 						values[OUT_REPEAT] = Int32GetDatum(r);
-						values[OUT_SETTING_SET] = Int32GetDatum(s + 1);
+						values[OUT_SETTING_SET] = Int32GetDatum(g * sets.n + s + 1);
 						values[OUT_CLIENTS] = clients.values[c];
 						values[OUT_SETTINGS] = sets.values[s];
 						nulls[OUT_SETTINGS] = sets.nulls[s];

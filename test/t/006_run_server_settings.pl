@@ -102,5 +102,26 @@ is($node->psql('postgres', qq{
 $node->poll_query_until('postgres', "SELECT ($state) = '$before'") or die 'not put back';
 ok(1, 'and they are put back after its run');
 
+# 5. a sweep over server setting sets: each run had its set, the server is
+# put back after each, and the table has a column per set
+my $fsync = $node->safe_psql('postgres', q{SELECT current_setting('fsync')});
+is($node->safe_psql('postgres', q{
+	SELECT string_agg(setting_set || ':' || run_clients, ' ')
+	  FROM polarbench_sweep('select-only', clients => '{1,2}', transactions => 2,
+		server_settings => ARRAY['{"fsync": "on"}', '{"fsync": "off"}']::jsonb[])}),
+	'1:1 1:2 2:1 2:2', 'a sweep over server setting sets, in order');
+is($node->safe_psql('postgres', q{
+	SELECT string_agg(effective_settings->>'fsync', ' ' ORDER BY sweep_run)
+	  FROM polarbench_runs WHERE sweep_id = (SELECT max(sweep_id) FROM polarbench_runs)}),
+	'on on off off', 'each run had its set');
+like($node->safe_psql('postgres', q{
+	SELECT * FROM polarbench_sweep_table((SELECT max(sweep_id) FROM polarbench_runs), 'failed')
+	 LIMIT 1}), qr/set 1 server \{"fsync": "on"\} \| set 2 server \{"fsync": "off"\}/,
+	'a column per server setting set');
+is($node->safe_psql('postgres', q{SELECT current_setting('fsync')}), $fsync,
+	'and fsync is as postgresql.conf has it again');
+$node->poll_query_until('postgres', "SELECT ($state) = '$before'") or die 'not put back';
+ok(1, 'with the server as it was');
+
 $node->stop;
 done_testing();

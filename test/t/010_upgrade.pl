@@ -97,7 +97,7 @@ $node->safe_psql('postgres', q{
 	GRANT EXECUTE ON FUNCTION polarbench_start(text, int, float8, bigint, int, text, int,
 		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb, jsonb) TO alice;
 	GRANT EXECUTE ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
-		float8, bigint, int, float8, text, bigint, int, float8, float8, int) TO alice});
+		float8, bigint, int, float8, text, bigint, int, float8, float8, int, jsonb[]) TO alice});
 is($node->safe_psql('postgres', q{
 	SELECT run_id || ' ' || transactions || ' ' || status FROM polarbench_runs
 	 ORDER BY run_id LIMIT 1}),
@@ -135,7 +135,7 @@ $node->safe_psql('fresh', q{
 	GRANT EXECUTE ON FUNCTION polarbench_start(text, int, float8, bigint, int, text, int,
 		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb, jsonb) TO alice;
 	GRANT EXECUTE ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
-		float8, bigint, int, float8, text, bigint, int, float8, float8, int) TO alice});
+		float8, bigint, int, float8, text, bigint, int, float8, float8, int, jsonb[]) TO alice});
 my $updated = $node->safe_psql('postgres', $catalog);
 my $fresh = $node->safe_psql('fresh', $catalog);
 ok(length($fresh) > 1000, 'the catalog description is not empty');
