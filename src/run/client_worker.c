@@ -13,9 +13,9 @@
  * launcher.  An error raised because the run was canceled just ends the
  * client.
  *
- * calls: worker.c, run_shmem.c, run_config.c, run_settings.c, drivers.c; of the script
- * library, script_set.c, client_vars.c, random_dist.c, script_choice.c; of
- * the measurement library, histogram.c, throttle.c.
+ * calls: worker.c, run_shmem.c, run_config.c, run_settings.c, drivers.c;
+ * of the script library, script_set.c, client_vars.c, random_dist.c,
+ * script_choice.c; of the measurement library, histogram.c, throttle.c.
  *
  *-------------------------------------------------------------------------
  */
