@@ -246,7 +246,8 @@ CREATE VIEW polarbench_runs AS
 		   r.failed_serialization, r.failed_deadlock, r.retried, r.retries,
 		   r.skipped, r.late, r.lag_avg, r.lag_max,
 		   CASE WHEN v.may_read THEN r.settings END AS settings,
-		   r.effective_settings, r.server_stats, r.sweep_id, r.sweep_run,
+		   CASE WHEN v.may_read THEN r.effective_settings END AS effective_settings,
+		   r.server_stats, r.sweep_id, r.sweep_run,
 		   r.sweep_set, r.sweep_repeat, r.server_settings
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by

@@ -1089,7 +1089,10 @@ pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config)
 		{
 			if (now >= run->measure_ns)
 				pb_waits_sample(recorder_waits, run, slots);
-			next_sample = Max(next_sample + PB_WAIT_SAMPLE_MS * INT64CONST(1000000), now);
+			next_sample += PB_WAIT_SAMPLE_MS * INT64CONST(1000000);
+			/* late: the next sample a whole interval on, not at once */
+			if (next_sample <= now)
+				next_sample = now + PB_WAIT_SAMPLE_MS * INT64CONST(1000000);
 		}
 		timeout = Min(timeout, (next_sample - now) / 1000000 + 1);
 

@@ -627,7 +627,7 @@ extern void pb_run_from_args(FunctionCallInfo fcinfo, bool background,
 							 PbRunResult *result);
 
 /* run_profile.c */
-#define PB_SERVER_COUNTERS		14
+#define PB_SERVER_COUNTERS		13
 #define PB_WAIT_SAMPLE_MS		10
 extern HTAB *pb_waits_create(void);
 extern void pb_waits_sample(HTAB *waits, PbRunShared *run, char *slots);

@@ -25,6 +25,7 @@
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
@@ -312,6 +313,8 @@ pb_conductor_main(Datum main_arg)
 	MemoryContext cxt;
 	char	   *ptr;
 
+	/* a run's server settings wait for the server's reload, told by SIGHUP */
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	seg = pb_worker_attach(main_arg, "polarbench conductor");
 	start = dsm_segment_address(seg);
 	if (start->magic != PB_START_MAGIC)

@@ -1031,9 +1031,9 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 	pb_settings_check(config);
 
 	/* from here on, the server's settings are put back whatever happens */
-	pb_server_settings_apply(config);
 	PG_ENSURE_ERROR_CLEANUP(pb_server_settings_cleanup, PointerGetDatum(config));
 	{
+		pb_server_settings_apply(config);
 		pb_run_configure_and_launch(fcinfo, background, &params, config, native,
 									limited, clients, result_out);
 	}

@@ -4,8 +4,8 @@
  *	  Where a run's time went, as the recorder sees it: the clients' wait
  *	  events sampled every few milliseconds from their PGPROCs (the
  *	  clients do nothing for it), and the server-wide counters (WAL, the
- *	  database's commits and buffers, the checkpointer's, the background
- *	  writer's and the backends' writes) read at the start and at the end of the run.
+ *	  database's commits and buffers, the checkpointer's and the background
+ *	  writer's writes, which they report when they get to it) read at the start and at the end of the run.
  *
  * A client that waits for nothing is on the CPU (or ready for it): its
  * samples count as wait event type "CPU".  The counters are the server's,
@@ -44,7 +44,7 @@ static const char *const pb_server_counter_names[] = {
 	"wal_records", "wal_fpi", "wal_bytes",
 	"xact_commit", "xact_rollback", "blks_read", "blks_hit",
 	"tup_inserted", "tup_updated", "tup_deleted",
-	"buffers_checkpoint", "buffers_clean", "checkpoints", "buffers_backend",
+	"buffers_checkpoint", "buffers_clean", "checkpoints",
 };
 
 #if PG_VERSION_NUM >= 170000
@@ -52,9 +52,7 @@ static const char *const pb_server_counter_names[] = {
 	"SELECT w.wal_records, w.wal_fpi, w.wal_bytes::int8," \
 	"       d.xact_commit, d.xact_rollback, d.blks_read, d.blks_hit," \
 	"       d.tup_inserted, d.tup_updated, d.tup_deleted," \
-	"       c.buffers_written, b.buffers_clean, c.num_timed + c.num_requested," \
-	"       (SELECT coalesce(sum(io.writes), 0)::int8 FROM pg_catalog.pg_stat_io io" \
-	"         WHERE io.backend_type IN ('client backend', 'background worker'))" \
+	"       c.buffers_written, b.buffers_clean, c.num_timed + c.num_requested" \
 	"  FROM pg_catalog.pg_stat_wal w, pg_catalog.pg_stat_database d," \
 	"       pg_catalog.pg_stat_bgwriter b, pg_catalog.pg_stat_checkpointer c" \
 	" WHERE d.datid = $1"
@@ -64,7 +62,7 @@ static const char *const pb_server_counter_names[] = {
 	"       d.xact_commit, d.xact_rollback, d.blks_read, d.blks_hit," \
 	"       d.tup_inserted, d.tup_updated, d.tup_deleted," \
 	"       b.buffers_checkpoint, b.buffers_clean," \
-	"       b.checkpoints_timed + b.checkpoints_req, b.buffers_backend" \
+	"       b.checkpoints_timed + b.checkpoints_req" \
 	"  FROM pg_catalog.pg_stat_wal w, pg_catalog.pg_stat_database d," \
 	"       pg_catalog.pg_stat_bgwriter b" \
 	" WHERE d.datid = $1"

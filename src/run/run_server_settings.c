@@ -218,40 +218,79 @@ pb_server_settings_apply(PbRunConfig *config)
 }
 
 /*
+ * pb_restore_one
+ *		Put one parameter back; a failure is a warning that names it.
+ */
+static void
+pb_restore_one(const char *name, const char *previous, MemoryContext cxt)
+{
+	PG_TRY();
+	{
+		pb_alter_system(name, previous);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		ereport(WARNING,
+				(errmsg("could not put parameter \"%s\" back after the run: %s",
+						name, edata->message),
+				 errhint("Check postgresql.auto.conf, and ALTER SYSTEM RESET what the run set.")));
+	}
+	PG_END_TRY();
+}
+
+/*
  * pb_server_settings_restore
- *		Put every server setting back as postgresql.auto.conf had it, and
- *		reload.  Also called on the way out of an error (config as Datum):
- *		then a failure here is only a warning, naming what to undo.
+ *		After the run: put every server setting back as postgresql.auto.conf
+ *		had it, and reload.  The run is over and recorded, so a setting
+ *		that cannot be put back is a warning that names it, not an error.
  */
 void
 pb_server_settings_restore(PbRunConfig *config)
 {
+	MemoryContext cxt = CurrentMemoryContext;
+
 	if (config->nserver_settings == 0)
 		return;
 	for (int i = 0; i < config->nserver_settings; i++)
-		pb_alter_system(config->server_names[i], config->server_previous[i]);
-	pb_reload_and_wait();
+		pb_restore_one(config->server_names[i], config->server_previous[i], cxt);
+	PG_TRY();
+	{
+		pb_reload_and_wait();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		ereport(WARNING,
+				(errmsg("the server settings are put back, but the reload was not seen: %s",
+						edata->message)));
+	}
+	PG_END_TRY();
 }
 
-/* PG_ENSURE_ERROR_CLEANUP callback: put the server settings back. */
+/*
+ * pb_server_settings_cleanup
+ *		PG_ENSURE_ERROR_CLEANUP callback, on the way out of an error or of
+ *		the process: put the server settings back and signal a reload,
+ *		without waiting for it.  A setting the run never wrote is put back
+ *		to what the file has anyway.
+ */
 void
 pb_server_settings_cleanup(int code, Datum arg)
 {
 	PbRunConfig *config = (PbRunConfig *) DatumGetPointer(arg);
 
-	PG_TRY();
-	{
-		for (int i = 0; i < config->nserver_settings; i++)
-			pb_alter_system(config->server_names[i], config->server_previous[i]);
-		ConfigReloadPending = false;
-		(void) kill(PostmasterPid, SIGHUP);
-	}
-	PG_CATCH();
-	{
-		FlushErrorState();
-		ereport(WARNING,
-				(errmsg("could not put the run's server settings back"),
-				 errhint("Check postgresql.auto.conf, and ALTER SYSTEM RESET what the run set.")));
-	}
-	PG_END_TRY();
+	if (config->nserver_settings == 0)
+		return;
+	for (int i = 0; i < config->nserver_settings; i++)
+		pb_alter_system(config->server_names[i], config->server_previous[i]);
+	(void) kill(PostmasterPid, SIGHUP);
 }

@@ -65,6 +65,17 @@ $node->poll_query_until('postgres', "SELECT ($state) = '$before'") or die 'not p
 ok(1, 'and they are put back after it');
 $bg->quit;
 
+# a background run: its conductor waits for the reload too, and puts back
+my $bgrun = $node->safe_psql('postgres', qq{
+	SELECT polarbench_start('select-only', transactions => 5, server_settings => $server)});
+is($node->safe_psql('postgres', qq{SELECT transactions FROM polarbench_wait($bgrun)}), '5',
+	'a background run with server settings');
+is($node->safe_psql('postgres', qq{
+	SELECT (effective_settings->>'full_page_writes') FROM polarbench_runs WHERE run_id = $bgrun}),
+	'off', 'ran with them');
+$node->poll_query_until('postgres', "SELECT ($state) = '$before'") or die 'not put back';
+ok(1, 'and they are put back after it');
+
 # 4. refused before anything changes
 my $runs = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
 ($ret, $out, $err) = $node->psql('postgres', q{
