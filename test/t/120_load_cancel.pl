@@ -83,9 +83,11 @@ is(orphan_files(), '0', 'no file left behind');
 	my ($in, $out, $err) = ('', '', '');
 	my $h = IPC::Run::start(
 		[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
-		  q{SELECT polarbench_init('pgbench', scale => 20, parallel => 2)} ],
+		  q{SELECT polarbench_init('pgbench', scale => 50, parallel => 2)} ],
 		'<', \$in, '>', \$out, '2>', \$err);
-	my $producer = q{SELECT p.pid FROM pg_stat_progress_copy p JOIN pg_stat_activity a USING (pid) WHERE a.backend_type = 'polarbench loader' AND p.tuples_processed > 200000};
+	# a load long enough (5M rows) that a loaded machine's poll still sees
+	# it going, with its page writer at work
+	my $producer = q{SELECT p.pid FROM pg_stat_progress_copy p JOIN pg_stat_activity a USING (pid) WHERE a.backend_type = 'polarbench loader' AND p.tuples_processed > 100000};
 	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM ($producer) s")
 	  or die 'the load never showed progress';
 	$node->safe_psql('postgres', "SELECT pg_cancel_backend(pid) FROM ($producer) s");
@@ -105,9 +107,11 @@ is(orphan_files(), '0', 'no file left behind by the page writer');
 	my ($in, $out, $err) = ('', '', '');
 	my $h = IPC::Run::start(
 		[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
-		  q{SELECT polarbench_init('pgbench', scale => 20, parallel => 2)} ],
+		  q{SELECT polarbench_init('pgbench', scale => 50, parallel => 2)} ],
 		'<', \$in, '>', \$out, '2>', \$err);
-	my $producer = q{SELECT p.pid FROM pg_stat_progress_copy p JOIN pg_stat_activity a USING (pid) WHERE a.backend_type = 'polarbench loader' AND p.tuples_processed > 200000};
+	# a load long enough (5M rows) that a loaded machine's poll still sees
+	# it going, with its page writer at work
+	my $producer = q{SELECT p.pid FROM pg_stat_progress_copy p JOIN pg_stat_activity a USING (pid) WHERE a.backend_type = 'polarbench loader' AND p.tuples_processed > 100000};
 	$node->poll_query_until('postgres', "SELECT count(*) = 1 FROM ($producer) s")
 	  or die 'the load never showed progress';
 	$node->safe_psql('postgres', "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'polarbench loader' AND pid NOT IN ($producer)");
