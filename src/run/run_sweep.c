@@ -32,6 +32,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
 #include "args.h"
@@ -192,6 +193,8 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 	int64		sweep_id = -1;
 	int			run_no = 0;
 	FunctionCallInfo run_fcinfo;
+	MemoryContext run_cxt;
+	MemoryContext old_cxt;
 
 	pb_check_caller("polarbench_sweep", false);
 	if (PG_ARGISNULL(SWEEP_CLIENTS))
@@ -223,6 +226,9 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 	pb_check_server_setting_sets(&servers);
 
 	InitMaterializedSRF(fcinfo, 0);
+	/* what one run takes, let go before the next */
+	run_cxt = AllocSetContextCreate(CurrentMemoryContext, "polarbench sweep run",
+									ALLOCSET_DEFAULT_SIZES);
 
 	/* polarbench_run's arguments, those of the sweep's that do not vary */
 	run_fcinfo = palloc0(SizeForFunctionCallInfo(PB_RUN_NARGS));
@@ -286,7 +292,10 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 						 * scale, the plans) is read with a new one.
 						 */
 						PushActiveSnapshot(GetTransactionSnapshot());
+						MemoryContextReset(run_cxt);
+						old_cxt = MemoryContextSwitchTo(run_cxt);
 						pb_run_from_args(run_fcinfo, false, &params, &config, &result);
+						MemoryContextSwitchTo(old_cxt);
 						PopActiveSnapshot();
 						if (sweep_id < 0)
 							sweep_id = result.run_id;
