@@ -132,6 +132,15 @@ pb_column(PbColumns *c, const char *name, Oid type, Datum value, bool isnull)
 	c->n++;
 }
 
+/* Add a jsonb column from its text, NULL when there is none. */
+static void
+pb_json_column(PbColumns *c, const char *name, const char *json)
+{
+	pb_column(c, name, JSONBOID,
+			  json ? DirectFunctionCall1(jsonb_in, CStringGetDatum(json)) : 0,
+			  json == NULL);
+}
+
 /* Add the figures of a summary: NULL latencies when no transaction ended. */
 static void
 pb_summary_columns(PbColumns *c, const PbRunSummary *s)
@@ -385,26 +394,11 @@ pb_recorder_insert_run(PbRunConfig *config)
 	pb_column(&c, "max_tries", INT4OID, Int32GetDatum(run->max_tries), false);
 	pb_column(&c, "warmup", FLOAT8OID, Float8GetDatum(run->warmup), false);
 	pb_column(&c, "counters_only", BOOLOID, BoolGetDatum(run->counters_only), false);
-	pb_column(&c, "vars", JSONBOID,
-			  config->vars_json ?
-			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->vars_json)) : 0,
-			  config->vars_json == NULL);
-	pb_column(&c, "settings", JSONBOID,
-			  config->settings_json ?
-			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->settings_json)) : 0,
-			  config->settings_json == NULL);
-	pb_column(&c, "server_settings", JSONBOID,
-			  config->server_settings_json ?
-			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->server_settings_json)) : 0,
-			  config->server_settings_json == NULL);
-	pb_column(&c, "effective_settings", JSONBOID,
-			  config->effective_json ?
-			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->effective_json)) : 0,
-			  config->effective_json == NULL);
-	pb_column(&c, "options", JSONBOID,
-			  config->options_json ?
-			  DirectFunctionCall1(jsonb_in, CStringGetDatum(config->options_json)) : 0,
-			  config->options_json == NULL);
+	pb_json_column(&c, "vars", config->vars_json);
+	pb_json_column(&c, "settings", config->settings_json);
+	pb_json_column(&c, "server_settings", config->server_settings_json);
+	pb_json_column(&c, "effective_settings", config->effective_json);
+	pb_json_column(&c, "options", config->options_json);
 	pb_column(&c, "random_seed", INT8OID, Int64GetDatum(config->random_seed), false);
 	pb_column(&c, "run_by", OIDOID, ObjectIdGetDatum(run->role), false);
 	pb_column(&c, "status", TEXTOID, CStringGetTextDatum("running"), false);
@@ -834,10 +828,7 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 		int64		after[PB_SERVER_COUNTERS];
 
 		pb_server_counters_read(after);
-		pb_column(&c, "server_stats", JSONBOID,
-				  DirectFunctionCall1(jsonb_in,
-									  CStringGetDatum(pb_server_counters_json(recorder_counters, after))),
-				  false);
+		pb_json_column(&c, "server_stats", pb_server_counters_json(recorder_counters, after));
 	}
 	SpinLockAcquire(&run->mutex);
 	pb_column(&c, "error_sqlstate", TEXTOID,

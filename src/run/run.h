@@ -638,6 +638,9 @@ extern void pb_waits_foreach(HTAB *waits,
 extern void pb_server_counters_read(int64 *counters);
 extern char *pb_server_counters_json(const int64 *before, const int64 *after);
 
+/* run_settings.c: what run_server_settings.c shares */
+extern char *pb_setting_context(const char *name);
+
 /* run_server_settings.c */
 extern void pb_server_settings_check(PbRunConfig *config);
 extern void pb_server_settings_apply(PbRunConfig *config);

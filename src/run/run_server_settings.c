@@ -14,7 +14,7 @@
  * see it while the run goes on, and a server that crashes meanwhile keeps
  * it, as it would keep any ALTER SYSTEM.
  *
- * calls: nothing of polarbench's.
+ * calls: run_settings.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -38,24 +38,6 @@
 
 /* How long the server may take to reload its configuration */
 #define PB_RELOAD_TIMEOUT_MS	10000
-
-/*
- * pb_server_setting_context
- *		The context of a parameter as pg_settings shows it, or NULL.
- */
-static char *
-pb_server_setting_context(const char *name)
-{
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1] = {CStringGetTextDatum(name)};
-
-	if (SPI_execute_with_args("SELECT context FROM pg_catalog.pg_settings WHERE name = $1",
-							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "could not read pg_settings");
-	if (SPI_processed == 0)
-		return NULL;
-	return SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-}
 
 /*
  * pb_server_setting_previous
@@ -113,7 +95,7 @@ pb_server_settings_check(PbRunConfig *config)
 	{
 		const char *name = config->server_names[i];
 		const char *value = config->server_values[i];
-		char	   *context = pb_server_setting_context(name);
+		char	   *context = pb_setting_context(name);
 		char	   *previous;
 
 		if (context == NULL)

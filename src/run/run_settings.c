@@ -86,7 +86,7 @@ static const char *const pb_recorded_settings[] = {
  *		The context of a parameter as pg_settings shows it, or NULL if it
  *		is not one (SPI connected).
  */
-static char *
+char *
 pb_setting_context(const char *name)
 {
 	Oid			types[1] = {TEXTOID};

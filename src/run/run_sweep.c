@@ -122,11 +122,14 @@ pb_dimension(FunctionCallInfo fcinfo, int argno, const char *name, Oid elemtype,
 
 /*
  * pb_check_setting_sets
- *		Refuse duplicate setting sets, and any set the clients could not
- *		have, before the first run.
+ *		Refuse duplicate sets in a dimension of setting sets (what says
+ *		which: "setting", "server setting"), and any set the runs could not
+ *		have, as from_json and check find them, before the first run.
  */
 static void
-pb_check_setting_sets(const PbDimension *sets)
+pb_check_setting_sets(const PbDimension *sets, const char *what,
+					  void (*from_json) (PbRunConfig *config, Jsonb *jb),
+					  void (*check) (PbRunConfig *config))
 {
 	for (int i = 0; i < sets->n; i++)
 	{
@@ -136,42 +139,14 @@ pb_check_setting_sets(const PbDimension *sets)
 				 DatumGetBool(DirectFunctionCall2(jsonb_eq, sets->values[i], sets->values[k]))))
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("setting sets %d and %d of the sweep are the same", k + 1, i + 1),
+						 errmsg("%s sets %d and %d of the sweep are the same", what, k + 1, i + 1),
 						 errhint("Each setting set is a column of the sweep's table; give each once.")));
 		if (!sets->nulls[i])
 		{
 			PbRunConfig *config = palloc0(sizeof(PbRunConfig));
 
-			pb_settings_from_json(config, DatumGetJsonbP(sets->values[i]));
-			pb_settings_check(config);
-		}
-	}
-}
-
-/*
- * pb_check_server_setting_sets
- *		Refuse duplicate server setting sets, and any the caller may not
- *		have, before the first run.
- */
-static void
-pb_check_server_setting_sets(const PbDimension *sets)
-{
-	for (int i = 0; i < sets->n; i++)
-	{
-		for (int k = 0; k < i; k++)
-			if (sets->nulls[i] == sets->nulls[k] &&
-				(sets->nulls[i] ||
-				 DatumGetBool(DirectFunctionCall2(jsonb_eq, sets->values[i], sets->values[k]))))
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("server setting sets %d and %d of the sweep are the same", k + 1, i + 1),
-						 errhint("Each setting set is a column of the sweep's table; give each once.")));
-		if (!sets->nulls[i])
-		{
-			PbRunConfig *config = palloc0(sizeof(PbRunConfig));
-
-			pb_server_settings_from_json(config, DatumGetJsonbP(sets->values[i]));
-			pb_server_settings_check(config);
+			from_json(config, DatumGetJsonbP(sets->values[i]));
+			check(config);
 		}
 	}
 }
@@ -222,8 +197,9 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 		repeat = PG_GETARG_INT32(SWEEP_REPEAT);
 		pb_check_range("repeat", repeat, 1, PB_NO_MAXIMUM, NULL);
 	}
-	pb_check_setting_sets(&sets);
-	pb_check_server_setting_sets(&servers);
+	pb_check_setting_sets(&sets, "setting", pb_settings_from_json, pb_settings_check);
+	pb_check_setting_sets(&servers, "server setting", pb_server_settings_from_json,
+						  pb_server_settings_check);
 
 	InitMaterializedSRF(fcinfo, 0);
 	/* what one run takes, let go before the next */
