@@ -23,7 +23,7 @@ PB_RUN_OBJS = src/run/run_shmem.o src/run/run_lockwait.o \
 	src/run/client_worker.o src/run/recorder_worker.o src/run/run_check.o \
 	src/run/run_views.o src/run/run_report.o src/run/run_launcher.o \
 	src/run/run_entry.o src/run/run_control.o src/run/run_background.o \
-	src/run/run_sweep.o
+	src/run/run_sweep.o src/run/run_document.o src/run/run_import.o
 PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
 	src/load/page_writers.o src/load/bulk_insert.o \
@@ -38,8 +38,9 @@ EXTENSION = polarbench
 # the current version is assembled from sql/install/; earlier ones are kept
 # as released, with the upgrade scripts from each to the next
 DATA = sql/polarbench--1.0.sql sql/polarbench--1.0--1.1.sql \
-	sql/polarbench--1.1.sql sql/polarbench--1.1--1.2.sql
-DATA_built = sql/polarbench--1.2.sql
+	sql/polarbench--1.1.sql sql/polarbench--1.1--1.2.sql \
+	sql/polarbench--1.2.sql sql/polarbench--1.2--1.3.sql
+DATA_built = sql/polarbench--1.3.sql
 
 # pg_regress: every sql/NAME.sql but the install script, in name order.
 REGRESS = $(sort $(filter-out polarbench--%,$(basename $(notdir $(wildcard sql/*.sql)))))
@@ -60,7 +61,7 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-sql/polarbench--1.2.sql: $(sort $(wildcard sql/install/*.sql))
+sql/polarbench--1.3.sql: $(sort $(wildcard sql/install/*.sql))
 	cat $^ > $@
 
 installcheck: test/regress_out

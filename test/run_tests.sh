@@ -32,6 +32,15 @@ fi
 passed=0
 failed=0
 
+# the client is on a plain shell's PATH after make install, as pgbench is
+if env -i PATH=/usr/local/bin:/usr/bin:/bin polarbench --version | grep -q '^polarbench [0-9.]* (PostgreSQL'; then
+	echo "ok - polarbench runs from a plain shell's PATH"
+	passed=$((passed + 1))
+else
+	echo "not ok - polarbench is not on a plain shell's PATH after make install"
+	failed=$((failed + 1))
+fi
+
 # unit tests of the backend-independent script and workload libraries
 if [ -f test/unit/Makefile ]; then
 	pb_as_postgres make -s -C test/unit check 2>&1 | tee "$work/unit.log"

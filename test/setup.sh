@@ -12,7 +12,8 @@
 
 PB_PGBIN=${PB_PGBIN:-/usr/lib/postgresql/15/bin}
 PB_PACKAGES="make gcc clang libfuzzer-14-dev postgresql-15 postgresql-server-dev-15
-	postgresql-client-15 libpq-dev libipc-run-perl sysbench perl postgresql-15-pgaudit"
+	postgresql-client-15 libpq-dev libipc-run-perl sysbench perl postgresql-15-pgaudit
+	chromium"
 
 # Run a command as root: directly when we are root, else through sudo.
 pb_as_root() {

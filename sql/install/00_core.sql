@@ -68,7 +68,8 @@ CREATE TABLE polarbench_run_data (
 	sweep_run			int,
 	sweep_set			int,
 	sweep_repeat		int,
-	server_settings		jsonb
+	server_settings		jsonb,
+	node				text
 );
 
 CREATE INDEX polarbench_run_data_sweep_id_idx ON polarbench_run_data (sweep_id);
@@ -248,7 +249,7 @@ CREATE VIEW polarbench_runs AS
 		   CASE WHEN v.may_read THEN r.settings END AS settings,
 		   CASE WHEN v.may_read THEN r.effective_settings END AS effective_settings,
 		   r.server_stats, r.sweep_id, r.sweep_run,
-		   r.sweep_set, r.sweep_repeat, r.server_settings
+		   r.sweep_set, r.sweep_repeat, r.server_settings, r.node
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v

@@ -28,6 +28,7 @@
 #include "postgres_fe.h"
 
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 
 #include "common/logging.h"
@@ -39,20 +40,6 @@
 
 #include "pb_script.h"
 #include "polarbench_client.h"
-
-#define POLARBENCH_VERSION "1.0"
-
-static const char *progname;
-
-/* in -i mode every notice is a progress line of the load */
-static bool init_notices = false;
-
-/* -q: the elapsed seconds from which the next progress line is printed */
-static bool init_quiet = false;
-static double init_next_line = 0;
-
-/* pgbench -q prints a progress line every this many seconds */
-#define QUIET_LOG_SECONDS	5
 
 /* files given with -f, kept apart until the built-ins are known */
 static ClientScript *file_scripts = NULL;
@@ -93,88 +80,52 @@ usage(void)
 		   "  -S, --select-only        perform SELECT-only transactions\n"
 		   "                           (same as \"-b select-only\")\n"
 		   "\nBenchmarking options:\n"
-		   "  -c, --client=NUM         number of concurrent database clients (default: 1);\n"
+		   "  -c, --client=NUM[,...]  number of concurrent database clients (default: 1);\n"
 		   "                           each client is a background worker in the server\n"
-		   "                           (also --threads=NUM, as sysbench)\n"
+		   "                           (also --threads=NUM, as sysbench); several counts\n"
+		   "                           make a sweep\n"
 		   "  -D, --define=VARNAME=VALUE\n"
 		   "                           define variable for use by custom script\n"
 		   "  -j, --jobs=NUM           accepted for pgbench compatibility (every client\n"
 		   "                           is a worker of its own)\n"
-		   "  -n, --no-vacuum          accepted for pgbench compatibility (polarbench does\n"
-		   "                           not vacuum)\n"
+		   "  -L, --latency-limit=NUM  count transactions lasting more than NUM ms as late\n"
+		   "  -n, --no-vacuum          do not run VACUUM before tests\n"
 		   "  -P, --progress=NUM       show thread progress report every NUM seconds\n"
 		   "                           (also --report-interval=NUM, as sysbench)\n"
-		   "  -r, --report-per-command report latencies and failures per command\n"
+		   "  -r, --report-per-command report latencies, failures, and retries per command\n"
+		   "  -R, --rate=NUM           target rate in transactions per second\n"
 		   "  -s, --scale=NUM          scale for :scale in custom scripts\n"
 		   "  -t, --transactions=NUM   number of transactions each client runs (default: 10)\n"
 		   "  -T, --time=NUM           duration of benchmark test in seconds\n"
+		   "  -v, --vacuum-all         vacuum all four standard tables before tests\n"
+		   "  --failures-detailed      report the failures grouped by basic types\n"
+		   "  --max-tries=NUM          max number of tries to run transaction (default: 1)\n"
 		   "  --random-seed=SEED       set random seed (\"time\", \"rand\", integer)\n"
+		   "  --settings=NAME=VALUE    a setting for the run, in every client (or, for one\n"
+		   "                           that a reload or a restart changes, in the server)\n"
+		   "  --warmup=NUM             run NUM seconds before measuring\n"
+		   "\nSweeps, reports and charts:\n"
+		   "  --set=NAME=VALUE[,...]   a setting set of a sweep: every client count of -c\n"
+		   "                           runs with each --set given\n"
+		   "  --repeat=NUM             run every combination of a sweep NUM times\n"
+		   "  --restart-command=CMD    command that restarts the server, to apply settings\n"
+		   "                           that take a restart (shared_buffers, ...); they are\n"
+		   "                           put back, with another restart, at the end\n"
+		   "  --report=STYLE           pgbench, sysbench, ycsb, json or csv (default: the\n"
+		   "                           workload's tool)\n"
+		   "  --svg=FILE               draw the run's progress, or the sweep, as SVG\n"
 		   "\nCommon options:\n"
 		   "  -d, --dbname=DBNAME      database name to connect to\n"
-		   "  -h, --host=HOSTNAME      database server host or socket directory\n"
-		   "  -p, --port=PORT          database server port number\n"
+		   "  -h, --host=HOSTNAME[,...]\n"
+		   "                           database server host or socket directory; with\n"
+		   "                           several, the run goes to every node at once\n"
+		   "                           (read-only workloads to hot standbys too)\n"
+		   "  -p, --port=PORT[,...]    database server port number, or one per host\n"
 		   "  -U, --username=USERNAME  connect as specified database user\n"
 		   "  -V, --version            output version information, then exit\n"
 		   "  -?, --help               show this help, then exit\n"
-		   "\nThe database must have the polarbench extension (CREATE EXTENSION polarbench).\n",
-		   progname);
-}
-
-/*
- * report_server_error
- *		Report an error result with the server's message, detail and hint.
- */
-static void
-report_server_error(PGconn *conn, const PGresult *res)
-{
-	const char *primary = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
-	const char *detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
-	const char *hint = PQresultErrorField(res, PG_DIAG_MESSAGE_HINT);
-
-	if (primary == NULL)
-	{
-		pg_log_error("%s", PQerrorMessage(conn));
-		return;
-	}
-	pg_log_error("%s", primary);
-	if (detail != NULL)
-		pg_log_error_detail("%s", detail);
-	if (hint != NULL)
-		pg_log_error_hint("%s", hint);
-}
-
-/*
- * notice_receiver
- *		Print the server's notices to stderr as they arrive: progress lines
- *		as pgbench prints them, anything else as psql would.
- */
-static void
-notice_receiver(void *arg, const PGresult *res)
-{
-	const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
-	const char *message = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
-	bool		notice = severity != NULL && strcmp(severity, "NOTICE") == 0;
-
-	if (notice && message != NULL && init_notices)
-	{
-		const char *elapsed = strstr(message, "(elapsed ");
-		double		seconds = elapsed ? atof(elapsed + 9) : 0;
-
-		/* with -q, the lines after every 5 s, and the last one */
-		if (!init_quiet || seconds >= init_next_line ||
-			strstr(message, "(100%)") != NULL)
-		{
-			fprintf(stderr, "%s\n", message);
-			while (init_next_line <= seconds)
-				init_next_line += QUIET_LOG_SECONDS;
-		}
-	}
-	else if (notice && message != NULL &&
-			 (strncmp(message, "progress: ", 10) == 0 || strncmp(message, "[ ", 2) == 0 ||
-			  strstr(message, " current ops/sec;") != NULL))
-		fprintf(stderr, "%s\n", message);
-	else
-		fprintf(stderr, "%s", PQresultErrorMessage(res));
+		   "\n\"%s -i\" creates the polarbench extension in the database if it is missing.\n",
+		   progname, progname);
 }
 
 /*
@@ -428,75 +379,6 @@ check_scripts(const ClientOptions *opts)
 }
 
 /*
- * connect_db
- *		Connect with the given options, libpq's environment variables
- *		filling in the rest; exits on failure.
- */
-static PGconn *
-connect_db(const char *host, const char *port, const char *user,
-		   const char *dbname)
-{
-	const char *keywords[] = {"host", "port", "user", "dbname",
-	"fallback_application_name", NULL};
-	const char *values[] = {host, port, user, dbname, progname, NULL};
-	PGconn	   *conn = PQconnectdbParams(keywords, values, true);
-
-	if (conn == NULL)
-	{
-		pg_log_error("could not create connection object");
-		exit(1);
-	}
-	if (PQstatus(conn) == CONNECTION_BAD)
-	{
-		pg_log_error("%s", PQerrorMessage(conn));
-		PQfinish(conn);
-		exit(1);
-	}
-	PQsetNoticeReceiver(conn, notice_receiver, NULL);
-	return conn;
-}
-
-/*
- * exec_cancelable
- *		Run a query whose end we wait for with Ctrl-C sending a cancel
- *		request to the server, as psql does; outside such a query, Ctrl-C
- *		ends the program as usual.
- */
-static PGresult *
-exec_cancelable(PGconn *conn, const char *sql, int nparams,
-				const char *const *params)
-{
-	PGresult   *res;
-
-	setup_cancel_handler(NULL);
-	SetCancelConn(conn);
-	res = PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
-	ResetCancelConn();
-	pqsignal(SIGINT, SIG_DFL);
-	return res;
-}
-
-/*
- * single_value
- *		The one value a query returns, malloc'd, or NULL on error (reported)
- *		or for a NULL value.
- */
-static char *
-single_value(PGconn *conn, const char *sql, int nparams,
-			 const char *const *params)
-{
-	PGresult   *res = PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
-	char	   *value = NULL;
-
-	if (PQresultStatus(res) != PGRES_TUPLES_OK)
-		report_server_error(conn, res);
-	else if (PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
-		value = pg_strdup(PQgetvalue(res, 0, 0));
-	PQclear(res);
-	return value;
-}
-
-/*
  * run_init
  *		-i: create and fill pgbench's tables with polarbench_init(), with
  *		its progress lines on stderr as pgbench -i prints them.
@@ -522,16 +404,16 @@ run_init(PGconn *conn, const InitOptions *init)
 	params[4] = init->partition_method ? init->partition_method : "range";
 	params[5] = init->foreign_keys ? "true" : "false";
 	params[6] = jobs;
-	init_notices = true;
-	init_quiet = init->quiet;
-	init_next_line = QUIET_LOG_SECONDS;
+	if (!ensure_extension(conn, true))
+		return 1;
+	set_notice_mode(true, init->quiet, true);
 	res = exec_cancelable(conn,
 						  "SELECT tables, rows, pg_catalog.pg_size_pretty(bytes), seconds, rows_per_second "
 						  "FROM polarbench_init('pgbench', scale => $1::int, fillfactor => $2::int, "
 						  "unlogged => $3::boolean, partitions => $4::int, partition_method => $5, "
 						  "foreign_keys => $6::boolean, parallel => $7::int, progress => true)",
 						  7, params);
-	init_notices = false;
+	set_notice_mode(false, false, true);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
 	{
 		report_server_error(conn, res);
@@ -544,115 +426,6 @@ run_init(PGconn *conn, const InitOptions *init)
 			atof(PQgetvalue(res, 0, 4)));
 	PQclear(res);
 	return 0;
-}
-
-/*
- * Query parameters, as text; NULL values are SQL nulls.
- */
-typedef struct ParamList
-{
-	const char **values;
-	int			n;
-	int			space;
-} ParamList;
-
-/* Add a parameter and return its $n number. */
-static int
-add_param(ParamList *p, const char *value)
-{
-	if (p->n == p->space)
-	{
-		p->space = Max(16, p->space * 2);
-		p->values = pg_realloc(p->values, sizeof(char *) * p->space);
-	}
-	p->values[p->n++] = value;
-	return p->n;
-}
-
-/*
- * build_run_query
- *		The polarbench_run() call for the options, in sql, with its
- *		parameters: built-ins as the workload, files as scripts and
- *		weights, -D definitions as a jsonb object built by the server.
- */
-static void
-build_run_query(const ClientOptions *opts, PQExpBuffer sql, ParamList *p)
-{
-	PQExpBufferData workload;
-	char	   *num;
-
-	appendPQExpBufferStr(sql,
-						 "SELECT run_id, seconds, transactions, tps, statements, qps, failed, "
-						 "latency_avg, latency_stddev, latency_p50, latency_p95, "
-						 "latency_p99, latency_max FROM polarbench_run(");
-
-	initPQExpBuffer(&workload);
-	if (opts->native != NULL)
-		appendPQExpBufferStr(&workload, opts->native->name);
-	for (int i = 0; i < opts->nbuiltins; i++)
-		appendPQExpBuffer(&workload, "%s%s@%d", i > 0 ? "," : "",
-						  opts->scripts[i].builtin, opts->scripts[i].weight);
-	appendPQExpBuffer(sql, "workload => $%d",
-					  add_param(p, workload.len > 0 ? workload.data : NULL));
-
-	num = psprintf("%d", opts->nclients);
-	appendPQExpBuffer(sql, ", clients => $%d::int", add_param(p, num));
-	if (opts->duration > 0)
-		appendPQExpBuffer(sql, ", duration => $%d::float8",
-						  add_param(p, psprintf("%d", opts->duration)));
-	if (opts->nxacts > 0)
-		appendPQExpBuffer(sql, ", transactions => $%d::bigint",
-						  add_param(p, psprintf("%d", opts->nxacts)));
-	appendPQExpBuffer(sql, ", progress => $%d::int",
-					  add_param(p, psprintf("%d", opts->progress)));
-
-	if (opts->nscripts > opts->nbuiltins)
-	{
-		appendPQExpBufferStr(sql, ", scripts => ARRAY[");
-		for (int i = opts->nbuiltins; i < opts->nscripts; i++)
-			appendPQExpBuffer(sql, "%s$%d::text", i > opts->nbuiltins ? ", " : "",
-							  add_param(p, opts->scripts[i].text));
-		appendPQExpBufferStr(sql, "], weights => ARRAY[");
-		for (int i = opts->nbuiltins; i < opts->nscripts; i++)
-			appendPQExpBuffer(sql, "%s$%d::int", i > opts->nbuiltins ? ", " : "",
-							  add_param(p, psprintf("%d", opts->scripts[i].weight)));
-		appendPQExpBufferStr(sql, "]");
-	}
-
-	if (opts->nvars > 0)
-	{
-		/* pairs of key and value; for a repeated name the last one wins */
-		appendPQExpBufferStr(sql, ", vars => pg_catalog.jsonb_object(ARRAY[");
-		for (int i = 0; i < opts->nvars; i++)
-		{
-			int			k = add_param(p, opts->var_names[i]);
-			int			v = add_param(p, opts->var_values[i]);
-
-			appendPQExpBuffer(sql, "%s$%d::text, $%d::text", i > 0 ? ", " : "", k, v);
-		}
-		appendPQExpBufferStr(sql, "])");
-	}
-	if (opts->nopts > 0)
-	{
-		/* the server reads each value as the option's type */
-		appendPQExpBufferStr(sql, ", options => pg_catalog.jsonb_object(ARRAY[");
-		for (int i = 0; i < opts->nopts; i++)
-		{
-			int			k = add_param(p, opts->opt_names[i]);
-			int			v = add_param(p, opts->opt_values[i]);
-
-			appendPQExpBuffer(sql, "%s$%d::text, $%d::text", i > 0 ? ", " : "", k, v);
-		}
-		appendPQExpBufferStr(sql, "])");
-	}
-	if (opts->random_seed != NULL)
-		appendPQExpBuffer(sql, ", random_seed => $%d::bigint",
-						  add_param(p, opts->random_seed));
-	if (opts->scale > 0)
-		appendPQExpBuffer(sql, ", scale => $%d::int",
-						  add_param(p, psprintf("%d", opts->scale)));
-	appendPQExpBufferStr(sql, ")");
-	/* workload.data stays: it is a parameter */
 }
 
 /*
@@ -689,99 +462,244 @@ report_failed_run(PGconn *conn, const char *last_run_before, PGresult *error)
 
 /*
  * run_benchmark
- *		Start the run, wait for its end and print its results.  Returns the
- *		exit status.
+ *		Start the run, wait for its end and print its results: settings
+ *		that take a restart applied first and put back after, pgbench's
+ *		tables vacuumed as pgbench does.  Returns the exit status.
  */
 static int
-run_benchmark(PGconn *conn, const ClientOptions *opts)
+run_benchmark(PGconn *conn, const ConnTarget *target, const ClientOptions *opts)
 {
 	PQExpBufferData sql;
 	ParamList	params = {0};
 	PGresult   *res;
 	ClientResult result;
 	char	   *last_run;
-	int			scale = opts->scale > 0 ? opts->scale : 1;
+	SettingSet	session,
+				server,
+				restart;
+	RestartState restart_state = {0};
+	char	   *session_json;
+	char	   *server_json;
+	int			status = 0;
 
-	/* also tells whether the extension is there */
-	last_run = single_value(conn, "SELECT coalesce(max(run_id), 0) FROM polarbench_runs",
-							0, NULL);
-	if (last_run == NULL)
-	{
-		pg_log_error_hint("Install the extension with CREATE EXTENSION polarbench.");
+	if (!classify_settings(conn, &opts->settings, &session, &server, &restart))
 		return 1;
-	}
+	if (!check_restart_command(&restart, opts->restart_command))
+		return 1;
+	session_json = setting_set_json_or_null(&session);
+	server_json = setting_set_json_or_null(&server);
 
 	/* as pgbench, say what runs before it starts: here, the server */
-	printf("%s (%s, server %s)\n", progname, POLARBENCH_VERSION,
-		   PQparameterStatus(conn, "server_version"));
+	if (opts->report == NULL || (strcmp(opts->report, "json") != 0 &&
+								 strcmp(opts->report, "csv") != 0))
+		printf("%s (%s, server %s)\n", progname, POLARBENCH_VERSION,
+			   PQparameterStatus(conn, "server_version"));
 	fflush(stdout);
 
+	if (restart.n > 0 &&
+		!restart_apply(&conn, target, opts->restart_command, &restart, &restart_state))
+	{
+		restart_restore(&conn, target, opts->restart_command, &restart_state);
+		return 1;
+	}
+	last_run = last_run_id(conn);
+	if (last_run == NULL)
+		return 1;
+	vacuum_tables(conn, opts);
+
 	initPQExpBuffer(&sql);
-	build_run_query(opts, &sql, &params);
+	build_run_query(opts, &sql, &params, session_json, server_json);
 	if (PQExpBufferBroken(&sql))
 	{
 		pg_log_error("out of memory");
 		return 1;
 	}
-
+	set_notice_mode(false, false, opts->progress > 0);
 	res = exec_cancelable(conn, sql.data, params.n, params.values);
-	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
+	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
+		!read_result(res, 0, &result))
 	{
-		int			status;
-
 		report_server_error(conn, res);
 		status = report_failed_run(conn, last_run, res);
 		PQclear(res);
-		return status;
 	}
-
-	memset(&result, 0, sizeof(result));
-	result.run_id = pg_strdup(PQgetvalue(res, 0, 0));
-	result.seconds = atof(PQgetvalue(res, 0, 1));
-	result.transactions = atoll(PQgetvalue(res, 0, 2));
-	result.tps = atof(PQgetvalue(res, 0, 3));
-	result.statements = atoll(PQgetvalue(res, 0, 4));
-	result.qps = atof(PQgetvalue(res, 0, 5));
-	result.failed = atoll(PQgetvalue(res, 0, 6));
-	result.has_latency = !PQgetisnull(res, 0, 7);
-	if (result.has_latency)
+	else
 	{
-		result.latency_avg = atof(PQgetvalue(res, 0, 7));
-		result.latency_stddev = atof(PQgetvalue(res, 0, 8));
-		result.latency_p50 = atof(PQgetvalue(res, 0, 9));
-		result.latency_p95 = atof(PQgetvalue(res, 0, 10));
-		result.latency_p99 = atof(PQgetvalue(res, 0, 11));
-		result.latency_max = atof(PQgetvalue(res, 0, 12));
+		PQclear(res);
+		status = print_run_report(conn, opts, &result);
+		if (status == 0 && opts->svg != NULL &&
+			!chart_run_progress(conn, opts->svg,
+								opts->native ? opts->native->name :
+								opts->nscripts == 1 ? opts->scripts[0].desc : "multiple scripts",
+								result.run_id))
+			status = 1;
 	}
-	PQclear(res);
-
-	/* sysbench and YCSB workloads: the report of their tool */
-	if (opts->native != NULL)
-	{
-		const char *params[1] = {result.run_id};
-		char	   *report = single_value(conn, "SELECT polarbench_report($1::bigint)",
-										  1, params);
-
-		if (report == NULL)
-			return 1;
-		printf("%s", report);
-		termPQExpBuffer(&sql);
-		return 0;
-	}
-
-	/* built-in scripts ran at the scale of the tables, as pgbench finds it */
-	if (opts->nbuiltins > 0)
-	{
-		char	   *count = single_value(conn, "SELECT count(*) FROM pgbench_branches",
-										 0, NULL);
-
-		if (count != NULL)
-			scale = atoi(count);
-	}
-
-	print_results(conn, opts, &result, scale);
 	termPQExpBuffer(&sql);
-	return 0;
+	if (!restart_restore(&conn, target, opts->restart_command, &restart_state) && status == 0)
+		status = 1;
+	PQfinish(conn);
+	return status;
+}
+
+/*
+ * parse_client_counts
+ *		-c NUM or -c NUM,NUM,...: the client counts, each at least 1; exits
+ *		on a bad one.
+ */
+static void
+parse_client_counts(ClientOptions *opts, const char *arg)
+{
+	char	   *copy = pg_strdup(arg);
+	char	   *tok;
+	char	   *save = NULL;
+
+	opts->nclient_counts = 0;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save))
+	{
+		int			n;
+
+		if (!option_parse_int(tok, "-c/--clients", 1, INT_MAX, &n))
+			exit(1);
+		opts->client_counts = pg_realloc(opts->client_counts,
+										 sizeof(int) * (opts->nclient_counts + 1));
+		opts->client_counts[opts->nclient_counts++] = n;
+	}
+	if (opts->nclient_counts == 0)
+	{
+		pg_log_error("-c/--clients must be in range 1..%d", INT_MAX);
+		exit(1);
+	}
+	opts->nclients = opts->client_counts[0];
+	free(copy);
+}
+
+/*
+ * parse_positive
+ *		A number greater than zero for option name; exits otherwise.
+ */
+static double
+parse_positive(const char *arg, const char *name)
+{
+	char	   *end;
+	double		v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (arg[0] == '\0' || *end != '\0' || errno != 0 || !(v > 0) || isinf(v))
+	{
+		pg_log_error("invalid value \"%s\" for option %s", arg, name);
+		pg_log_error_detail("Expecting a number greater than zero.");
+		exit(1);
+	}
+	return v;
+}
+
+/*
+ * parse_settings
+ *		Add name=value to set, or with list name=value,name=value; exits on
+ *		a malformed one.  A list may be empty: the server's own settings.
+ */
+static void
+parse_settings(SettingSet *set, const char *arg, bool list)
+{
+	char	   *copy = pg_strdup(arg);
+	char	   *item = copy;
+
+	if (set->label == NULL)
+		set->label = pg_strdup(arg);
+	while (*item != '\0')
+	{
+		char	   *next = list ? strchr(item, ',') : NULL;
+		char	   *eq;
+
+		if (next != NULL)
+			*next = '\0';
+		eq = strchr(item, '=');
+		if (eq == NULL || eq == item)
+		{
+			pg_log_error("invalid setting \"%s\"", item);
+			pg_log_error_detail("Expecting name=value%s.", list ? "[,name=value...]" : "");
+			exit(1);
+		}
+		*eq = '\0';
+		set->names = pg_realloc(set->names, sizeof(char *) * (set->n + 1));
+		set->values = pg_realloc(set->values, sizeof(char *) * (set->n + 1));
+		set->names[set->n] = pg_strdup(item);
+		set->values[set->n] = pg_strdup(eq + 1);
+		set->n++;
+		if (next == NULL)
+			break;
+		item = next + 1;
+	}
+	free(copy);
+}
+
+/*
+ * split_list
+ *		The comma-separated parts of -h or -p; one NULL part for NULL.
+ */
+static int
+split_list(const char *arg, char ***parts)
+{
+	char	   *copy;
+	char	   *tok;
+	char	   *save = NULL;
+	int			n = 0;
+
+	*parts = NULL;
+	if (arg == NULL)
+	{
+		*parts = pg_malloc0(sizeof(char *));
+		return 1;
+	}
+	copy = pg_strdup(arg);
+	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save))
+	{
+		*parts = pg_realloc(*parts, sizeof(char *) * (n + 1));
+		(*parts)[n++] = pg_strdup(tok);
+	}
+	if (n == 0)
+	{
+		*parts = pg_malloc0(sizeof(char *));
+		n = 1;
+	}
+	return n;
+}
+
+/*
+ * make_targets
+ *		The nodes of -h and -p: one host, or one per comma-separated host,
+ *		with one port for all or one per host.  Exits on a mismatch.
+ */
+static int
+make_targets(const char *hosts, const char *ports, const char *user,
+			 const char *dbname, ConnTarget **targets)
+{
+	char	  **h;
+	char	  **p;
+	int			nh = split_list(hosts, &h);
+	int			np = split_list(ports, &p);
+
+	if (np != 1 && np != nh)
+	{
+		pg_log_error("%d hosts and %d ports given", nh, np);
+		pg_log_error_hint("Give one port for every host, or one for all.");
+		exit(1);
+	}
+	*targets = pg_malloc0(sizeof(ConnTarget) * nh);
+	for (int i = 0; i < nh; i++)
+	{
+		ConnTarget *t = &(*targets)[i];
+
+		t->host = h[i];
+		t->port = p[np == 1 ? 0 : i];
+		t->user = user;
+		t->dbname = dbname;
+		if (nh > 1)
+			t->label = psprintf("%s:%s", t->host ? t->host : "default",
+								t->port ? t->port : "default");
+	}
+	return nh;
 }
 
 /*
@@ -828,6 +746,69 @@ take_workload_options(int *argc, char **argv, ClientOptions *opts)
 }
 
 /*
+ * check_run_options
+ *		What the options of a run cannot be together; exits with the reason.
+ *		--settings go into every setting set of a sweep.
+ */
+static void
+check_run_options(ClientOptions *opts, int ntargets)
+{
+	bool		sweep = opts->nclient_counts > 1 || opts->nsets > 0 || opts->repeat > 1;
+
+	if (opts->nclient_counts == 0)
+	{
+		opts->client_counts = pg_malloc(sizeof(int));
+		opts->client_counts[0] = opts->nclients;
+		opts->nclient_counts = 1;
+	}
+	if (sweep && opts->nscripts - opts->nbuiltins > 1)
+	{
+		pg_log_error("a sweep runs built-in scripts or one script file, not %d files",
+					 opts->nscripts - opts->nbuiltins);
+		exit(1);
+	}
+	if (sweep && opts->nscripts > opts->nbuiltins && opts->nbuiltins > 0)
+	{
+		pg_log_error("a sweep runs built-in scripts or one script file, not both");
+		exit(1);
+	}
+	if (sweep && opts->progress > 0)
+	{
+		pg_log_error("-P/--progress cannot be used with a sweep");
+		pg_log_error_hint("A sweep prints its table at the end; polarbench_live shows each run while it goes on.");
+		exit(1);
+	}
+	if (sweep && opts->report_per_command)
+	{
+		pg_log_error("-r/--report-per-command cannot be used with a sweep");
+		exit(1);
+	}
+	if (ntargets > 1 && (sweep || opts->restart_command != NULL || opts->svg != NULL))
+	{
+		pg_log_error("%s cannot be used with several hosts",
+					 sweep ? "a sweep" : opts->restart_command ? "--restart-command" : "--svg");
+		exit(1);
+	}
+	if (opts->svg != NULL && !sweep && opts->progress == 0)
+		opts->progress = -1;	/* drawn, not printed: see run_benchmark */
+	for (int i = 0; i < opts->nsets; i++)
+	{
+		SettingSet *set = &opts->sets[i];
+
+		for (int k = opts->settings.n - 1; k >= 0; k--)
+		{
+			set->names = pg_realloc(set->names, sizeof(char *) * (set->n + 1));
+			set->values = pg_realloc(set->values, sizeof(char *) * (set->n + 1));
+			memmove(set->names + 1, set->names, sizeof(char *) * set->n);
+			memmove(set->values + 1, set->values, sizeof(char *) * set->n);
+			set->names[0] = opts->settings.names[k];
+			set->values[0] = opts->settings.values[k];
+			set->n++;
+		}
+	}
+}
+
+/*
  * main
  *		Parse the command line, check the scripts, connect, run.
  */
@@ -865,6 +846,18 @@ main(int argc, char **argv)
 		{"partition-method", required_argument, NULL, 3},
 		{"partitions", required_argument, NULL, 4},
 		{"unlogged-tables", no_argument, NULL, 5},
+		{"rate", required_argument, NULL, 'R'},
+		{"latency-limit", required_argument, NULL, 'L'},
+		{"vacuum-all", no_argument, NULL, 'v'},
+		{"max-tries", required_argument, NULL, 6},
+		{"failures-detailed", no_argument, NULL, 7},
+		{"warmup", required_argument, NULL, 8},
+		{"settings", required_argument, NULL, 9},
+		{"set", required_argument, NULL, 10},
+		{"repeat", required_argument, NULL, 11},
+		{"report", required_argument, NULL, 12},
+		{"svg", required_argument, NULL, 13},
+		{"restart-command", required_argument, NULL, 14},
 		{NULL, 0, NULL, 0}
 	};
 	ClientOptions opts;
@@ -877,6 +870,8 @@ main(int argc, char **argv)
 	const char *username = NULL;
 	const char *dbname = NULL;
 	PGconn	   *conn;
+	ConnTarget *targets;
+	int			ntargets;
 	int			c;
 	int			optindex;
 	int			status;
@@ -900,12 +895,14 @@ main(int argc, char **argv)
 
 	memset(&opts, 0, sizeof(opts));
 	opts.nclients = 1;
+	opts.max_tries = 1;
+	opts.repeat = 1;
 	memset(&init, 0, sizeof(init));
 	init.fillfactor = 100;
 	init.jobs = 1;
 	take_workload_options(&argc, argv, &opts);
 
-	while ((c = getopt_long(argc, argv, "b:c:d:D:f:F:h:ij:nNp:P:qrs:St:T:U:V?",
+	while ((c = getopt_long(argc, argv, "b:c:d:D:f:F:h:ij:L:nNp:P:qrR:s:St:T:U:vV?",
 							long_options, &optindex)) != -1)
 	{
 		switch (c)
@@ -920,9 +917,7 @@ main(int argc, char **argv)
 				benchmarking_option_set = true;
 				break;
 			case 'c':
-				if (!option_parse_int(optarg, "-c/--clients", 1, INT_MAX,
-									  &opts.nclients))
-					exit(1);
+				parse_client_counts(&opts, optarg);
 				benchmarking_option_set = true;
 				break;
 			case 'd':
@@ -959,7 +954,19 @@ main(int argc, char **argv)
 				is_init_mode = true;
 				break;
 			case 'n':
-				/* polarbench never vacuums before a run */
+				opts.no_vacuum = true;
+				break;
+			case 'v':
+				opts.vacuum_all = true;
+				benchmarking_option_set = true;
+				break;
+			case 'R':
+				opts.rate = parse_positive(optarg, "-R/--rate");
+				benchmarking_option_set = true;
+				break;
+			case 'L':
+				opts.latency_limit = parse_positive(optarg, "-L/--latency-limit");
+				benchmarking_option_set = true;
 				break;
 			case 'N':
 				add_builtin(&opts, "simple-update");
@@ -1048,6 +1055,59 @@ main(int argc, char **argv)
 				init.unlogged = true;
 				initialization_option_set = true;
 				break;
+			case 6:				/* --max-tries */
+				if (!option_parse_int(optarg, "--max-tries", 0, INT_MAX,
+									  &opts.max_tries))
+					exit(1);
+				benchmarking_option_set = true;
+				break;
+			case 7:				/* --failures-detailed */
+				opts.failures_detailed = true;
+				benchmarking_option_set = true;
+				break;
+			case 8:				/* --warmup */
+				opts.warmup = parse_positive(optarg, "--warmup");
+				benchmarking_option_set = true;
+				break;
+			case 9:				/* --settings */
+				parse_settings(&opts.settings, optarg, false);
+				benchmarking_option_set = true;
+				break;
+			case 10:			/* --set */
+				opts.sets = pg_realloc(opts.sets, sizeof(SettingSet) * (opts.nsets + 1));
+				memset(&opts.sets[opts.nsets], 0, sizeof(SettingSet));
+				parse_settings(&opts.sets[opts.nsets++], optarg, true);
+				benchmarking_option_set = true;
+				break;
+			case 11:			/* --repeat */
+				if (!option_parse_int(optarg, "--repeat", 1, INT_MAX, &opts.repeat))
+					exit(1);
+				benchmarking_option_set = true;
+				break;
+			case 12:			/* --report */
+				if (strcmp(optarg, "pgbench") != 0 && strcmp(optarg, "sysbench") != 0 &&
+					strcmp(optarg, "ycsb") != 0 && strcmp(optarg, "json") != 0 &&
+					strcmp(optarg, "csv") != 0)
+				{
+					pg_log_error("invalid report style \"%s\"", optarg);
+					pg_log_error_hint("The styles are pgbench, sysbench, ycsb, json and csv.");
+					exit(1);
+				}
+				opts.report = pg_strdup(optarg);
+				benchmarking_option_set = true;
+				break;
+			case 13:			/* --svg */
+				opts.svg = pg_strdup(optarg);
+				benchmarking_option_set = true;
+				break;
+			case 14:			/* --restart-command */
+				if (optarg[0] == '\0')
+				{
+					pg_log_error("--restart-command must not be empty");
+					exit(1);
+				}
+				opts.restart_command = pg_strdup(optarg);
+				break;
 			case '?':
 				if (optind <= argc && argv[optind - 1] != NULL &&
 					(strcmp(argv[optind - 1], "-?") == 0 ||
@@ -1131,14 +1191,30 @@ main(int argc, char **argv)
 		check_scripts(&opts);
 	}
 
-	conn = connect_db(pghost, pgport, username, dbname);
+	ntargets = make_targets(pghost, pgport, username, dbname, &targets);
+	if (!is_init_mode)
+		check_run_options(&opts, ntargets);
+	if (ntargets > 1)
+	{
+		if (is_init_mode)
+		{
+			pg_log_error("-i initializes one node");
+			pg_log_error_hint("Initialize the primary; its standbys replicate the tables.");
+			exit(1);
+		}
+		return run_on_nodes(targets, ntargets, &opts);
+	}
+	conn = connect_target(&targets[0], true);
 	if (is_init_mode)
 	{
 		init.scale = opts.scale;
 		status = run_init(conn, &init);
+		PQfinish(conn);
+		return status;
 	}
-	else
-		status = run_benchmark(conn, &opts);
-	PQfinish(conn);
-	return status;
+	if (!ensure_extension(conn, false))
+		exit_nicely(conn, 1);
+	if (opts.nclient_counts > 1 || opts.nsets > 0 || opts.repeat > 1)
+		return run_sweep(conn, &targets[0], &opts);
+	return run_benchmark(conn, &targets[0], &opts);
 }

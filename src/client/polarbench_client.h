@@ -2,7 +2,15 @@
  *
  * polarbench_client.h
  *	  Shared definitions of the polarbench command-line client: the run it
- *	  was asked for, and the report of its results (report.c).
+ *	  was asked for, the connections it makes, and the files that turn
+ *	  options into calls (run_query.c), prepare a database (setup.c), apply
+ *	  settings that need a restart (restart.c), run sweeps (sweep.c), runs
+ *	  on several nodes (nodes.c), and print reports (report.c,
+ *	  report_data.c) and charts (chart.c).
+ *
+ * In layers, each file calling only those above it in this list:
+ * client_conn.c, run_query.c, report_data.c, report.c, chart.c, setup.c,
+ * restart.c, sweep.c, nodes.c, polarbench.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -10,8 +18,11 @@
 #define POLARBENCH_CLIENT_H
 
 #include "libpq-fe.h"
+#include "pqexpbuffer.h"
 
 #include "pb_workload.h"
+
+#define POLARBENCH_VERSION "1.3"
 
 /* One script of the run, as given with -b or -f */
 typedef struct ClientScript
@@ -21,6 +32,15 @@ typedef struct ClientScript
 	char	   *text;			/* the file's text; NULL for a built-in */
 	int			weight;
 } ClientScript;
+
+/* name=value pairs: settings, or a sweep's setting set */
+typedef struct SettingSet
+{
+	char	   *label;			/* as given, "name=value,name=value" */
+	char	  **names;
+	char	  **values;
+	int			n;
+} SettingSet;
 
 /* What the command line asks for */
 typedef struct ClientOptions
@@ -41,13 +61,29 @@ typedef struct ClientOptions
 	char	  **opt_values;
 	int			nopts;
 
-	int			nclients;		/* -c */
+	int			nclients;		/* -c, its first count */
+	int		   *client_counts;	/* -c 8,16,32: every count, in order */
+	int			nclient_counts;
 	int			duration;		/* -T, 0 when not given */
 	int			nxacts;			/* -t, 0 when not given */
 	int			progress;		/* -P */
 	int			scale;			/* -s, 0 when not given */
 	const char *random_seed;	/* --random-seed, NULL when not given */
 	bool		report_per_command; /* -r */
+	double		rate;			/* -R, transactions per second; 0: none */
+	double		latency_limit;	/* -L, ms; 0: none */
+	int			max_tries;		/* --max-tries; 1 unless given */
+	bool		failures_detailed;	/* --failures-detailed */
+	double		warmup;			/* --warmup, seconds */
+	SettingSet	settings;		/* --settings name=value, for the run */
+	SettingSet *sets;			/* --set: a sweep's setting sets */
+	int			nsets;
+	int			repeat;			/* --repeat */
+	const char *report;			/* --report style, NULL: the workload's tool */
+	const char *svg;			/* --svg FILE */
+	const char *restart_command;	/* --restart-command */
+	bool		no_vacuum;		/* -n */
+	bool		vacuum_all;		/* -v */
 } ClientOptions;
 
 /* pgbench -i's options, passed to polarbench_init() */
@@ -63,7 +99,17 @@ typedef struct InitOptions
 	bool		quiet;			/* -q: a progress line every 5 s */
 } InitOptions;
 
-/* The row polarbench_run() returns */
+/* Where to connect: one node's part of -h, -p, -U and the database */
+typedef struct ConnTarget
+{
+	const char *host;
+	const char *port;
+	const char *user;
+	const char *dbname;
+	char	   *label;			/* "host:port", to name the node */
+} ConnTarget;
+
+/* The row polarbench_run() returns, and what the reports print of it */
 typedef struct ClientResult
 {
 	char	   *run_id;
@@ -77,13 +123,119 @@ typedef struct ClientResult
 	double		latency_avg;
 	double		latency_stddev;
 	double		latency_p50;
+	double		latency_p90;
 	double		latency_p95;
 	double		latency_p99;
+	double		latency_p999;
 	double		latency_max;
+	long long	failed_serialization;
+	long long	failed_deadlock;
+	long long	retried;
+	long long	retries;
+	long long	skipped;
+	long long	late;
+	bool		has_lag;
+	double		lag_avg;
+	double		lag_max;
 } ClientResult;
+
+/* Query parameters, as text; NULL values are SQL nulls */
+typedef struct ParamList
+{
+	const char **values;
+	int			n;
+	int			space;
+} ParamList;
+
+/* client_conn.c */
+extern const char *progname;
+extern PGconn *connect_target(const ConnTarget *target, bool exit_on_failure);
+extern void report_server_error(PGconn *conn, const PGresult *res);
+extern char *single_value(PGconn *conn, const char *sql, int nparams,
+						  const char *const *params);
+extern PGresult *exec_cancelable(PGconn *conn, const char *sql, int nparams,
+								 const char *const *params);
+extern void set_notice_mode(bool init, bool quiet, bool show_progress);
+extern void exit_nicely(PGconn *conn, int status);
+extern char *last_run_id(PGconn *conn);
+extern int	runs_since(PGconn *conn, const char *last_run);
+
+/* run_query.c */
+extern int	add_param(ParamList *p, const char *value);
+extern void append_json_string(PQExpBuffer buf, const char *s);
+extern char *setting_set_json_or_null(const SettingSet *set);
+extern void build_run_query(const ClientOptions *opts, PQExpBuffer sql,
+							ParamList *p, const char *settings_json,
+							const char *server_json);
+extern void build_sweep_query(const ClientOptions *opts, PQExpBuffer sql,
+							  ParamList *p, const char *settings_json,
+							  const char *server_json);
+extern bool read_result(PGresult *res, int row, ClientResult *result);
+extern const char *result_columns(void);
+
+/* report_data.c */
+extern bool print_csv_query(PGconn *conn, const char *sql, int nparams,
+							const char *const *params);
+extern void csv_field(FILE *out, const char *value, bool last);
 
 /* report.c */
 extern void print_results(PGconn *conn, const ClientOptions *opts,
 						  const ClientResult *result, int scale);
+extern int	print_run_report(PGconn *conn, const ClientOptions *opts,
+							 const ClientResult *result);
+
+/* chart.c */
+typedef struct ChartSeries
+{
+	const char *label;
+	double	   *x;
+	double	   *y;
+	int			n;
+} ChartSeries;
+typedef struct ChartPanel
+{
+	const char *title;
+	const char *x_label;		/* with its unit */
+	const char *y_label;		/* with its unit */
+	ChartSeries *series;
+	int			nseries;
+	bool		x_log2;			/* client counts: doubling steps */
+	bool		x_at_points;	/* x ticks at the points (client counts) */
+} ChartPanel;
+extern bool write_svg(const char *path, const char *title,
+					  const ChartPanel *panels, int npanels);
+extern bool chart_run_progress(PGconn *conn, const char *path,
+							   const char *title, const char *run_id);
+
+/* setup.c */
+extern bool ensure_extension(PGconn *conn, bool create);
+extern void vacuum_tables(PGconn *conn, const ClientOptions *opts);
+extern bool check_restart_command(const SettingSet *restart,
+								  const char *command);
+extern bool classify_settings(PGconn *conn, const SettingSet *in,
+							  SettingSet *session, SettingSet *server,
+							  SettingSet *restart);
+
+/* restart.c */
+typedef struct RestartState
+{
+	SettingSet	applied;		/* the names ALTER SYSTEM set */
+	char	  **previous;		/* their postgresql.auto.conf values, NULL: none */
+	bool		active;
+} RestartState;
+extern bool restart_apply(PGconn **conn, const ConnTarget *target,
+						  const char *command, const SettingSet *settings,
+						  RestartState *state);
+extern bool restart_restore(PGconn **conn, const ConnTarget *target,
+							const char *command, RestartState *state);
+extern bool setting_sets_equal(const SettingSet *a, const SettingSet *b);
+
+/* sweep.c */
+extern int	run_sweep(PGconn *conn, const ConnTarget *target,
+					  const ClientOptions *opts);
+
+/* nodes.c */
+extern int	run_on_nodes(ConnTarget *targets, int ntargets,
+						 const ClientOptions *opts);
 
 #endif							/* POLARBENCH_CLIENT_H */

@@ -6,7 +6,11 @@
  *	  read polarbench's.  What pgbench cannot say (the run's id, statement
  *	  rate, latency percentiles) follows on lines of its own.
  *
- * calls: nothing of polarbench's.
+ * print_run_report() prints a run in the style --report asks for: this
+ * report for pgbench's scripts, the server's polarbench_report() for the
+ * other tools' styles and JSON, the run's row as CSV.
+ *
+ * calls: client_conn.c, report_data.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -51,7 +55,7 @@ void
 print_results(PGconn *conn, const ClientOptions *opts,
 			  const ClientResult *result, int scale)
 {
-	long long	total = result->transactions + result->failed;
+	long long	total = result->transactions + result->failed + result->skipped;
 	long long	total_weight = 0;
 	PGresult   *res = NULL;
 
@@ -64,7 +68,9 @@ print_results(PGconn *conn, const ClientOptions *opts,
 	/* pgbench's threads run its clients; here each client is a worker */
 	printf("number of threads: %d (one server worker per client)\n",
 		   opts->nclients);
-	printf("maximum number of tries: 1\n");
+	/* 0 is unlimited, which pgbench does not print */
+	if (opts->max_tries != 0)
+		printf("maximum number of tries: %d\n", opts->max_tries);
 	if (opts->duration > 0)
 	{
 		printf("duration: %d s\n", opts->duration);
@@ -81,6 +87,29 @@ print_results(PGconn *conn, const ClientOptions *opts,
 	}
 	printf("number of failed transactions: %lld (%.3f%%)\n",
 		   result->failed, total > 0 ? 100.0 * result->failed / total : 0.0);
+	if (opts->failures_detailed)
+	{
+		printf("number of serialization failures: %lld (%.3f%%)\n",
+			   result->failed_serialization,
+			   total > 0 ? 100.0 * result->failed_serialization / total : 0.0);
+		printf("number of deadlock failures: %lld (%.3f%%)\n",
+			   result->failed_deadlock,
+			   total > 0 ? 100.0 * result->failed_deadlock / total : 0.0);
+	}
+	if (opts->max_tries != 1)
+	{
+		printf("number of transactions retried: %lld (%.3f%%)\n",
+			   result->retried, total > 0 ? 100.0 * result->retried / total : 0.0);
+		printf("total number of retries: %lld\n", result->retries);
+	}
+	if (opts->rate > 0 && opts->latency_limit > 0 && total > 0)
+		printf("number of transactions skipped: %lld (%.3f%%)\n",
+			   result->skipped, 100.0 * result->skipped / total);
+	if (opts->latency_limit > 0 && total > 0)
+		printf("number of transactions above the %.1f ms latency limit: %lld/%lld (%.3f %%)\n",
+			   opts->latency_limit, result->late, result->transactions,
+			   result->transactions > 0 ?
+			   100.0 * result->late / result->transactions : 0.0);
 
 	if (result->has_latency)
 	{
@@ -88,6 +117,9 @@ print_results(PGconn *conn, const ClientOptions *opts,
 		printf("latency average = %.3f ms\n", result->latency_avg);
 		printf("latency stddev = %.3f ms\n", result->latency_stddev);
 	}
+	if (result->has_latency && opts->rate > 0)
+		printf("rate limit schedule lag: avg %.3f (max %.3f) ms\n",
+			   result->lag_avg, result->lag_max);
 	/* no connection is made per client: there is no connection time */
 	printf("tps = %f (without initial connection time)\n", result->tps);
 
@@ -95,9 +127,9 @@ print_results(PGconn *conn, const ClientOptions *opts,
 	printf("run id: %s\n", result->run_id);
 	printf("statements: %lld (qps = %f)\n", result->statements, result->qps);
 	if (result->has_latency)
-		printf("latency percentiles: p50 = %.3f ms, p95 = %.3f ms, p99 = %.3f ms, max = %.3f ms\n",
-			   result->latency_p50, result->latency_p95,
-			   result->latency_p99, result->latency_max);
+		printf("latency percentiles: p50 = %.3f ms, p90 = %.3f ms, p95 = %.3f ms, p99 = %.3f ms, p99.9 = %.3f ms, max = %.3f ms\n",
+			   result->latency_p50, result->latency_p90, result->latency_p95,
+			   result->latency_p99, result->latency_p999, result->latency_max);
 
 	if (opts->report_per_command)
 	{
@@ -134,4 +166,47 @@ print_results(PGconn *conn, const ClientOptions *opts,
 		}
 	}
 	PQclear(res);
+}
+
+/*
+ * print_run_report
+ *		Print a finished run in the style --report names: pgbench's words
+ *		for pgbench's scripts unless another style is asked for, the
+ *		server's report of the run in the other styles (and for sysbench's
+ *		and YCSB's workloads by default), its row of polarbench_runs as CSV.
+ *		Returns the exit status.
+ */
+int
+print_run_report(PGconn *conn, const ClientOptions *opts,
+				 const ClientResult *result)
+{
+	const char *style = opts->report;
+	const char *params[2] = {result->run_id, NULL};
+	char	   *report;
+
+	if (style != NULL && strcmp(style, "csv") == 0)
+		return print_csv_query(conn, "SELECT * FROM polarbench_runs WHERE run_id = $1::bigint",
+							   1, params) ? 0 : 1;
+	if (opts->native == NULL && (style == NULL || strcmp(style, "pgbench") == 0))
+	{
+		int			scale = opts->scale > 0 ? opts->scale : 1;
+
+		/* built-in scripts ran at the scale of the tables, as pgbench finds it */
+		if (opts->nbuiltins > 0)
+		{
+			char	   *count = single_value(conn, "SELECT count(*) FROM pgbench_branches",
+											 0, NULL);
+
+			if (count != NULL)
+				scale = atoi(count);
+		}
+		print_results(conn, opts, result, scale);
+		return 0;
+	}
+	params[1] = style;
+	report = single_value(conn, "SELECT polarbench_report($1::bigint, $2)", 2, params);
+	if (report == NULL)
+		return 1;
+	printf("%s%s", report, report[0] && report[strlen(report) - 1] != '\n' ? "\n" : "");
+	return 0;
 }

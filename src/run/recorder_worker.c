@@ -265,6 +265,12 @@ pb_recorder_insert(const char *table, PbColumns *c, const char *tail)
 	if (!OidIsValid(relid))
 		return;
 	pb_columns_installed(c, relid);
+	if (recorder_run->unstored_id != 0)
+	{
+		/* a hot standby's run: the row goes into its document */
+		pb_doc_row(table, c->n, c->names, c->types, c->values, c->nulls);
+		return;
+	}
 
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "INSERT INTO %s (", pb_table(table));
@@ -289,6 +295,11 @@ pb_recorder_update_run(PbColumns *c, int64 run_id)
 	pb_columns_installed(c, pb_result_table("polarbench_run_data"));
 	if (c->n == 0)
 		return;
+	if (recorder_run->unstored_id != 0)
+	{
+		pb_doc_row("polarbench_run_data", c->n, c->names, c->types, c->values, c->nulls);
+		return;
+	}
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "UPDATE %s SET ", pb_table("polarbench_run_data"));
 	for (int i = 0; i < c->n; i++)
@@ -407,6 +418,14 @@ pb_recorder_insert_run(PbRunConfig *config)
 	pb_column(&c, "recorder_pid", INT4OID, Int32GetDatum(MyProcPid), false);
 	pb_column(&c, "segment", INT8OID, Int64GetDatum((int64) recorder_segment), false);
 
+	if (run->unstored_id != 0)
+	{
+		/* a hot standby's run, kept in a document rather than the tables */
+		pb_doc_start();
+		pb_recorder_insert("polarbench_run_data", &c, "");
+		pb_recorder_commit();
+		return run->unstored_id;
+	}
 	pb_recorder_repair();
 	pb_recorder_insert("polarbench_run_data", &c, " RETURNING run_id");
 	if (SPI_processed != 1)
@@ -848,6 +867,14 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 			pb_waits_foreach(recorder_waits, pb_recorder_wait_event, &run_id);
 	}
 	pb_recorder_commit();
+	if (run->unstored_id != 0)
+	{
+		dsm_handle	document = pb_doc_publish(run_id);
+
+		SpinLockAcquire(&run->mutex);
+		run->document = document;
+		SpinLockRelease(&run->mutex);
+	}
 	SpinLockAcquire(&run->mutex);
 	run->recorded = true;
 	SpinLockRelease(&run->mutex);
@@ -862,6 +889,8 @@ pb_recorder_delete_run(int64 run_id)
 {
 	PbColumns	c = {0};
 
+	if (recorder_run->unstored_id != 0)
+		return;
 	pb_column(&c, "run_id", INT8OID, Int64GetDatum(run_id), false);
 	pb_xact_begin(NIL);
 	pb_recorder_exec(psprintf("DELETE FROM %s WHERE run_id = $1",

@@ -210,6 +210,8 @@ typedef struct PbRunShared
 	int			sweep_run;		/* its place in the sweep, from 1 */
 	int			sweep_set;		/* its setting set, from 1 */
 	int			sweep_repeat;	/* its repetition, from 1 */
+	int64		unstored_id;	/* on a hot standby, the run's id (negative),
+								 * kept in no table; 0 for a recorded run */
 	int			kind;			/* PbWorkloadKind */
 	int			ncommands;		/* over all scripts */
 	bool		command_histograms; /* a latency histogram per command */
@@ -246,6 +248,8 @@ typedef struct PbRunShared
 	bool		recorder_ready;
 	bool		recorder_done;	/* the recorder has exited */
 	bool		recorded;		/* the run's final row is committed */
+	dsm_handle	document;		/* an unstored run's document, pinned by the
+								 * recorder for the launcher; 0 if none */
 	int			progress_seq;	/* bumped at each progress record */
 	char		progress_line[PB_PROGRESS_LINE_LEN];
 	PbLiveFigures live;			/* the last second's figures */
@@ -368,6 +372,8 @@ typedef struct PbRunParams
 	int			sweep_run;
 	int			sweep_set;
 	int			sweep_repeat;
+	/* on a hot standby: the run's negative id; its rows are kept in no table */
+	int64		unstored_id;
 	/* called once the run is recorded and its clients released, or NULL */
 	void		(*on_started) (int64 run_id, void *arg);
 	void	   *on_started_arg;
@@ -655,6 +661,23 @@ extern int	pb_settings_push(PbRunConfig *config);
 extern void pb_settings_pop(int nest);
 extern void pb_settings_apply(const PbRunConfig *config);
 
+/* run_control.c */
+extern int	pb_as_owner_begin(Oid owner, Oid *save_user, int *save_sec);
+extern void pb_as_owner_end(int nest, Oid save_user, int save_sec);
+
+/* run_document.c */
+#define PB_DOC_PARTS	6
+extern const char *const pb_doc_tables[PB_DOC_PARTS][2];
+extern void pb_doc_start(void);
+extern void pb_doc_row(const char *table, int n, const char *const *names,
+					   const Oid *types, const Datum *values, const char *nulls);
+extern dsm_handle pb_doc_publish(int64 run_id);
+extern void pb_doc_take(dsm_handle handle, int64 run_id);
+extern void pb_doc_discard(dsm_handle handle);
+
+/* run_report.c */
+extern Datum polarbench_report(PG_FUNCTION_ARGS);
+
 /* run_check.c */
 extern int	pb_check_scripts(PbScriptSet *set, const char *const *values);
 extern double pb_script_text_bytes(const PbScriptSet *set, int *ncommands);
@@ -683,6 +706,7 @@ extern void pb_executor_prepare_plans(PbExecutor *exec);
 extern void pb_executor_check_values(PbExecutor *exec,
 									 const char *const *values);
 extern int	pb_executor_nplans(PbExecutor *exec);
+extern const PbCommand *pb_executor_first_writer(PbExecutor *exec, int *script_no);
 extern void pb_executor_free(PbExecutor *exec);
 extern void pb_executor_set_client(PbExecutor *exec, PbClientState *client);
 extern bool pb_executor_run_script(PbExecutor *exec, int script_no,

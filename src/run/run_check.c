@@ -20,6 +20,7 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "executor/spi.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -57,6 +58,19 @@ pb_check_scripts_in(void *arg)
 	pb_executor_prepare_plans(check->exec);
 	pb_executor_check_values(check->exec, check->values);
 	check->nplans = pb_executor_nplans(check->exec);
+	if (RecoveryInProgress())
+	{
+		int			script_no;
+		const PbCommand *writer = pb_executor_first_writer(check->exec, &script_no);
+
+		if (writer != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+					 errmsg("script \"%s\" writes, and a hot standby runs only read-only workloads",
+							check->set->scripts[script_no].name),
+					 errdetail("Line %d: %s", writer->line, writer->text),
+					 errhint("Run it on the primary.")));
+	}
 }
 
 /* Free the executor of a check. */

@@ -67,7 +67,7 @@ typedef struct PbRunInfo
  *		nesting level that pb_as_owner_end() pops.  An error puts all of it
  *		back too, with the (sub)transaction's abort.
  */
-static int
+int
 pb_as_owner_begin(Oid owner, Oid *save_user, int *save_sec)
 {
 	int			nest;
@@ -82,7 +82,7 @@ pb_as_owner_begin(Oid owner, Oid *save_user, int *save_sec)
 }
 
 /* Stop acting as the owner. */
-static void
+void
 pb_as_owner_end(int nest, Oid save_user, int save_sec)
 {
 	AtEOXact_GUC(true, nest);

@@ -401,6 +401,43 @@ pb_set_json_option(const char *name, const char *value, void *arg)
 }
 
 /*
+ * pb_native_writes
+ *		Whether a sysbench or YCSB workload, as configured, writes.
+ */
+static bool
+pb_native_writes(const PbRunConfig *config)
+{
+	if (config->kind == PB_KIND_SYSBENCH)
+	{
+		const PbSysbenchOptions *o = config->options;
+
+		return o->workload != PB_SB_READ_ONLY && o->workload != PB_SB_POINT_SELECT;
+	}
+	else
+	{
+		const PbYcsbOptions *o = config->options;
+
+		return o->load || o->proportions[PB_YCSB_UPDATE] > 0 ||
+			o->proportions[PB_YCSB_INSERT] > 0 || o->proportions[PB_YCSB_RMW] > 0;
+	}
+}
+
+/*
+ * pb_next_unstored_id
+ *		The id of a run on a hot standby, which has no sequence to draw
+ *		from: negative, from the backend's pid and a count of its runs, so
+ *		that no two sessions' runs share one.
+ */
+static int64
+pb_next_unstored_id(void)
+{
+	static uint32 count = 0;
+
+	count = (count + 1) & 0xFFFFF;
+	return -(((int64) MyProcPid << 20) | count);
+}
+
+/*
  * pb_configure_native
  *		A sysbench or YCSB workload: its options are its tool's defaults for
  *		that workload, then those given; what was not given is found in the
@@ -720,11 +757,13 @@ pb_check_caller(const char *function, bool background)
 						function),
 				 errdetail("Benchmark clients run in transactions of their own: they cannot see this transaction's changes and could wait for its locks."),
 				 errhint("Commit or roll back first, then start the run.")));
-	if (RecoveryInProgress())
+	/* a hot standby runs polarbench_run(), which can keep its result to itself */
+	if (RecoveryInProgress() && (background || strcmp(function, "polarbench_run") != 0))
 		ereport(ERROR,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
-				 errmsg("cannot record a benchmark run during recovery"),
-				 errhint("Start runs on the primary.")));
+				 errmsg("%s cannot run on a hot standby", background ? "a background run" : function),
+				 errdetail("A hot standby can store no run; its runs are kept by the session that runs them."),
+				 errhint("On a hot standby, run read-only workloads with polarbench_run(), which returns their results without storing them.")));
 
 	pb_check_role_can_login("Benchmark clients log in as the role that starts the run.",
 							NULL);
@@ -1083,6 +1122,12 @@ pb_run_configure_and_launch(FunctionCallInfo fcinfo, bool background,
 		pb_configure_native(native,
 							PB_ARG_GIVEN(ARG_OPTIONS) ? PG_GETARG_JSONB_P(ARG_OPTIONS) : NULL,
 							config, &params, limited, clients);
+		if (RecoveryInProgress() && pb_native_writes(config))
+			ereport(ERROR,
+					(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+					 errmsg("workload \"%s\" writes, and a hot standby runs only read-only workloads",
+							native->name),
+					 errhint("Run it on the primary; on a standby, run oltp_read_only, oltp_point_select, or a YCSB workload that only reads and scans.")));
 	}
 	else
 	{
@@ -1103,6 +1148,9 @@ pb_run_configure_and_launch(FunctionCallInfo fcinfo, bool background,
 
 	params.owner = pb_extension_owner(&schema);
 	params.schema = get_namespace_name(schema);
+
+	if (RecoveryInProgress())
+		params.unstored_id = pb_next_unstored_id();
 
 	params.release_xmin = background || pb_can_release_snapshot(fcinfo);
 	if (!params.release_xmin)

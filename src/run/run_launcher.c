@@ -486,6 +486,7 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 	uint32		reason;
 	int			failed_client = 0;
 	bool		recorded;
+	dsm_handle	document;
 	PbSharedError error;
 
 	shm_toc_initialize_estimator(&estimator);
@@ -517,6 +518,7 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 	run->sweep_run = params->sweep_run;
 	run->sweep_set = params->sweep_set;
 	run->sweep_repeat = params->sweep_repeat;
+	run->unstored_id = params->unstored_id;
 	run->kind = config->kind;
 	run->ncommands = params->ncommands;
 	run->command_histograms = params->command_histograms;
@@ -659,7 +661,11 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 	failed_client = run->failed_client;
 	recorded = run->recorded;
 	error = run->error;
+	document = run->document;
 	SpinLockRelease(&run->mutex);
+	/* a hot standby's run: the session keeps its document */
+	if (document != 0)
+		pb_doc_take(document, run->run_id);
 
 	launch->finished = true;
 	dsm_detach(seg);			/* frees launch too */

@@ -126,7 +126,7 @@ pb_report_pgbench(StringInfo out, PbRow *run, int64 run_id)
 	bool		latency = done > 0;
 
 	appendStringInfo(out, "transaction type: %s\n",
-					 nscripts == 1 ? pb_script_desc(workload) : "multiple scripts");
+					 nscripts <= 1 ? pb_script_desc(workload) : "multiple scripts");
 	appendStringInfo(out, "scaling factor: %s\n", scale ? scale : "1");
 	appendStringInfoString(out, "query mode: prepared\n");
 	appendStringInfo(out, "number of clients: %d\n", clients);
@@ -417,7 +417,9 @@ pb_report_ycsb(StringInfo out, PbRow *run, int64 run_id)
 /*
  * pb_report_json
  *		Every figure of the run: its row, and those of its statements,
- *		operations, clients, progress and histogram.
+ *		operations, clients, progress, histogram and wait events: the
+ *		document polarbench_run_document() returns, and that
+ *		polarbench_record() stores.
  */
 static void
 pb_report_json(StringInfo out, int64 run_id)
@@ -437,7 +439,9 @@ pb_report_json(StringInfo out, int64 run_id)
 				 "  'progress', (SELECT coalesce(jsonb_agg(to_jsonb(p) - 'run_id' ORDER BY elapsed), '[]')"
 				 "                 FROM polarbench_progress p WHERE run_id = $1),"
 				 "  'histogram', (SELECT coalesce(jsonb_agg(to_jsonb(h) - 'run_id' ORDER BY latency_from), '[]')"
-				 "                  FROM polarbench_histograms h WHERE run_id = $1))) AS report",
+				 "                  FROM polarbench_histograms h WHERE run_id = $1),"
+				 "  'wait_events', (SELECT coalesce(jsonb_agg(to_jsonb(w) - 'run_id' - 'share' ORDER BY wait_event_type, wait_event), '[]')"
+				 "                    FROM polarbench_wait_events w WHERE run_id = $1))) AS report",
 				 run_id, &n);
 	row.tuptable = t;
 	row.row = 0;

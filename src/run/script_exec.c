@@ -176,6 +176,29 @@ pb_executor_nplans(PbExecutor *exec)
 	return exec->nplans;
 }
 
+/*
+ * pb_executor_first_writer
+ *		The first prepared SQL command that may write (anything but a plain
+ *		SELECT, and transaction control), or NULL if every one only reads:
+ *		what a hot standby cannot run.
+ */
+const PbCommand *
+pb_executor_first_writer(PbExecutor *exec, int *script_no)
+{
+	for (int s = 0; s < exec->set->nscripts; s++)
+		for (int c = 0; c < exec->set->scripts[s].ncommands; c++)
+		{
+			PbPrepared *p = &exec->prepared[s][c];
+
+			if (p->plan != NULL && !p->plan->read_only)
+			{
+				*script_no = s;
+				return &exec->set->scripts[s].commands[c];
+			}
+		}
+	return NULL;
+}
+
 /* Error context of a prepare or check: the script's name and line. */
 static void
 pb_prepare_error_context(void *arg)

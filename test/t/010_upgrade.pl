@@ -85,7 +85,7 @@ $node->safe_psql('postgres', q{
 is($node->safe_psql('postgres', q{
 	SELECT run_id FROM polarbench_run(script => 'SELECT 1;', transactions => 2)}) > 0,
 	1, 'version 1.1 records runs with the new library');
-$node->psql('postgres', 'ALTER EXTENSION polarbench UPDATE',
+$node->psql('postgres', "ALTER EXTENSION polarbench UPDATE TO '1.2'",
 	stdout => \$stdout, stderr => \$stderr, on_error_die => 1);
 like($stderr, qr/polarbench_run is replaced: grant EXECUTE on it again to alice, and on polarbench_start and polarbench_sweep/,
 	'the update to 1.2 says whose grants to give again');
@@ -126,6 +126,20 @@ is($node->safe_psql('postgres', q{
 	  FROM polarbench_run('oltp_read_write', transactions => 2)}),
 	'28 8 4', 'and the workloads of the new version run');
 
+# 1.2 to 1.3: a run kept, and the runs of other nodes stored after it
+my $runs12 = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
+$node->safe_psql('postgres', 'ALTER EXTENSION polarbench UPDATE');
+is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extname = 'polarbench'}),
+	'1.3', 'ALTER EXTENSION UPDATE goes on to 1.3');
+is($node->safe_psql('postgres', 'SELECT count(*) || \' \' || count(node) FROM polarbench_runs'),
+	"$runs12 0", 'every run of 1.2 is kept, none of them from another node');
+is($node->safe_psql('postgres', q{
+	SELECT polarbench_record(polarbench_run_document((SELECT max(run_id) FROM polarbench_runs)), 'other:5432') AS id \gset
+	SELECT r.transactions || ' ' || r.node || ' ' || ((SELECT count(*) FROM polarbench_histograms h WHERE h.run_id = r.run_id) > 0)
+	  FROM polarbench_runs r WHERE run_id = :id}),
+	'2 other:5432 true', 'a run of another node is stored, with its histogram');
+$node->safe_psql('postgres', 'GRANT EXECUTE ON FUNCTION polarbench_record(jsonb, text) TO alice');
+
 # a fresh install of the newest version, in another database
 $node->safe_psql('postgres', 'CREATE DATABASE fresh');
 $node->safe_psql('fresh', q{
@@ -135,7 +149,8 @@ $node->safe_psql('fresh', q{
 	GRANT EXECUTE ON FUNCTION polarbench_start(text, int, float8, bigint, int, text, int,
 		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb, jsonb) TO alice;
 	GRANT EXECUTE ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
-		float8, bigint, int, float8, text, bigint, int, float8, float8, int, jsonb[]) TO alice});
+		float8, bigint, int, float8, text, bigint, int, float8, float8, int, jsonb[]) TO alice;
+	GRANT EXECUTE ON FUNCTION polarbench_record(jsonb, text) TO alice});
 my $updated = $node->safe_psql('postgres', $catalog);
 my $fresh = $node->safe_psql('fresh', $catalog);
 ok(length($fresh) > 1000, 'the catalog description is not empty');

@@ -1,11 +1,17 @@
 # The command-line client, src/client/polarbench, run against a node: help and
 # version, option errors, -i, built-in and custom scripts with -D, pgbench's
 # report lines, -r, -P progress on stderr, a script syntax error caught
-# before any run, a failed run and a canceled one (exit status 2), and
-# sysbench's and YCSB's workloads with their tools' options and reports.
+# before any run, a failed run and a canceled one (exit status 2),
+# sysbench's and YCSB's workloads with their tools' options and reports;
+# then -i creating the extension (or saying who must), vacuum before runs,
+# -R, -L, --max-tries, --failures-detailed, --warmup and --settings, every
+# --report style (json and csv checked field by field against the run's
+# row), sweeps and their table, csv and json, and --svg charts, checked for
+# their structure and drawn by headless Chromium.
 use strict;
 use warnings;
 use IPC::Run;
+use JSON::PP;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -115,7 +121,7 @@ unlike($err, qr/\(\d\d?%\) done \(elapsed [0-4]\./,
 
 # 3. a built-in run, reported in pgbench's words
 command_like(
-	[ $bin, '-c', '2', '-t', '20', '-S' ],
+	[ $bin, '-n', '-c', '2', '-t', '20', '-S' ],
 	qr/^polarbench\ \(\d+\.\d+,\ server\ .+\)\n
 	   transaction\ type:\ <builtin:\ select\ only>\n
 	   scaling\ factor:\ 1\n
@@ -131,7 +137,7 @@ command_like(
 	   tps\ =\ \d+\.\d{6}\ \(without\ initial\ connection\ time\)\n
 	   run\ id:\ \d+\n
 	   statements:\ 40\ \(qps\ =\ \d+\.\d+\)\n
-	   latency\ percentiles:\ p50\ =\ [\d.]+\ ms,\ p95\ =\ [\d.]+\ ms,\ p99\ =\ [\d.]+\ ms,\ max\ =\ [\d.]+\ ms\n$/x,
+	   latency\ percentiles:\ p50\ =\ [\d.]+\ ms,\ p90\ =\ [\d.]+\ ms,\ p95\ =\ [\d.]+\ ms,\ p99\ =\ [\d.]+\ ms,\ p99\.9\ =\ [\d.]+\ ms,\ max\ =\ [\d.]+\ ms\n$/x,
 	'-c 2 -t 20 -S');
 is($node->safe_psql('postgres', q{
 	SELECT status || ' ' || clients || ' ' || transactions || ' ' || workload
@@ -149,7 +155,7 @@ command_checks_all(
 		qr/^scaling factor: 1$/m,
 		qr/^number of transactions actually processed: 3\/3$/m
 	],
-	[qr/^$/],
+	[qr/^starting vacuum\.\.\.end\.\n\z/],
 	'-f with -D');
 is($node->safe_psql('postgres', q{
 	SELECT vars->>'range' || '|' || (vars->>'word')
@@ -165,9 +171,9 @@ command_checks_all(
 		qr/^SQL script 1: <builtin: select only>\n - weight: 1 \(targets 50\.0% of total\)\n - statement latencies in milliseconds and failures:\n +\d+\.\d{3} +0  \\set aid random\(1, 100000 \* :scale\)\n +\d+\.\d{3} +0  SELECT abalance FROM pgbench_accounts WHERE aid = :aid;$/m,
 		qr/^SQL script 2: \Q$script\E\n - weight: 1 \(targets 50\.0% of total\)\n - statement latencies in milliseconds and failures:\n +\d+\.\d{3} +0  \\set x random\(1, :range\)\n +\d+\.\d{3} +0  SELECT :x AS x, :word::text AS w;$/m
 	],
-	[qr/^$/],
+	[qr/^starting vacuum\.\.\.end\.\n\z/],
 	'-r with two scripts');
-command_like([ $bin, '-N', '-t', '2', '-r' ],
+command_like([ $bin, '-n', '-N', '-t', '2', '-r' ],
 	qr/^statement latencies in milliseconds and failures:\n(?: +\d+\.\d{3} +\d+  .+\n){9}\z/m,
 	'-r with one script');
 
@@ -260,6 +266,256 @@ command_checks_all(
 command_checks_all([ $bin, '-b', 'list' ], 0, [ qr/^$/ ],
 	[ qr/^ +oltp_read_write  sysbench OLTP read\/write$/m, qr/^ +ycsb-load  YCSB load phase/m ],
 	'-b list names the sysbench and YCSB workloads');
+
+# 12. first contact: -i creates the extension, or says who must
+$node->safe_psql('postgres', 'CREATE DATABASE fresh');
+command_checks_all([ $bin, '-i', '-s', '1', '-d', 'fresh' ],
+	0, [qr/^$/], [qr/^created extension polarbench in database "fresh"$/m],
+	'-i creates the extension');
+is($node->safe_psql('fresh', q{
+	SELECT extversion || ' ' || (SELECT count(*) FROM pgbench_branches)
+	  FROM pg_extension WHERE extname = 'polarbench'}),
+	'1.3 1', '-i made the extension and the tables');
+$node->safe_psql('postgres', q{
+	CREATE DATABASE bare;
+	CREATE ROLE bob LOGIN;
+	GRANT CREATE ON DATABASE bare TO bob});
+command_fails_like([ $bin, '-S', '-t', '1', '-d', 'bare' ],
+	qr/error: extension "polarbench" is not created in database "bare"\n.*hint: Run "polarbench -i" to create it/s,
+	'a run without the extension says how to create it');
+command_checks_all([ $bin, '-i', '-U', 'bob', '-d', 'bare' ],
+	1, [qr/^$/],
+	[ qr/error: role "bob" may not create extension "polarbench" in database "bare"/,
+	  qr/hint: As a superuser, run "psql -d bare -c 'CREATE EXTENSION polarbench'"/ ],
+	'-i by a role that may not create the extension says who must, and how');
+is($node->safe_psql('bare', q{SELECT count(*) FROM pg_extension WHERE extname = 'polarbench'}),
+	'0', 'and creates nothing');
+
+# 13. vacuum before a run, as pgbench: history emptied unless -n, -v for accounts
+sub history { return $node->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history') }
+sub accounts_vacuums {
+	return $node->safe_psql('postgres', q{
+		SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'pgbench_accounts'});
+}
+$node->safe_psql('postgres', q{SELECT polarbench_init('pgbench', scale => 1)});
+command_checks_all([ $bin, '-c', '1', '-t', '5' ], 0, [qr/^transaction type: <builtin: TPC-B/m],
+	[qr/^starting vacuum\.\.\.end\.$/m], 'a TPC-B run vacuums first');
+command_ok([ $bin, '-c', '1', '-t', '5' ], 'and again');
+is(history(), '5', 'each run starts with an empty pgbench_history');
+command_checks_all([ $bin, '-n', '-c', '1', '-t', '5' ], 0, [qr/^tps = /m], [qr/^$/],
+	'-n: no vacuum');
+is(history(), '10', '-n keeps pgbench_history');
+my $vacuums = accounts_vacuums();
+command_checks_all([ $bin, '-v', '-c', '1', '-t', '1' ], 0, [qr/^tps = /m],
+	[qr/^starting vacuum\.\.\.end\.\nstarting vacuum pgbench_accounts\.\.\.end\.$/m],
+	'-v vacuums pgbench_accounts too');
+is(accounts_vacuums(), $vacuums + 1, '-v vacuumed pgbench_accounts once');
+
+# 14. pgbench's other run options, and settings for the run
+command_checks_all(
+	[ $bin, '-n', '-S', '-c', '1', '-t', '20', '-R', '1000', '-L', '1000',
+	  '--max-tries', '2', '--failures-detailed' ],
+	0,
+	[ qr/^maximum number of tries: 2$/m,
+	  qr/^number of failed transactions: 0 \(0\.000%\)\nnumber of serialization failures: 0 \(0\.000%\)\nnumber of deadlock failures: 0 \(0\.000%\)\nnumber of transactions retried: 0 \(0\.000%\)\ntotal number of retries: 0\nnumber of transactions skipped: 0 \(0\.000%\)\nnumber of transactions above the 1000\.0 ms latency limit: 0\/20 \(0\.000 %\)\nlatency average = /m,
+	  qr/^rate limit schedule lag: avg \d+\.\d{3} \(max \d+\.\d{3}\) ms$/m ],
+	[qr/^$/],
+	'-R, -L, --max-tries, --failures-detailed: pgbench\'s lines');
+is($node->safe_psql('postgres', q{
+	SELECT rate || ' ' || latency_limit || ' ' || max_tries FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
+	'1000 1000 2', 'and the run has them');
+command_ok([ $bin, '-n', '-S', '-c', '1', '-T', '1', '--warmup', '0.5' ], '--warmup');
+is($node->safe_psql('postgres', q{SELECT warmup FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
+	'0.5', 'the run has its warm-up');
+my $fsync = $node->safe_psql('postgres', 'SHOW fsync');
+command_ok([ $bin, '-n', '-S', '-t', '2', '--settings', 'work_mem=7MB',
+	'--settings', 'fsync=' . ($fsync eq 'on' ? 'off' : 'on') ],
+	'--settings: one for the clients, one for the server');
+is($node->safe_psql('postgres', q{
+	SELECT settings::text || ' ' || server_settings::text FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
+	'{"work_mem": "7MB"} {"fsync": "' . ($fsync eq 'on' ? 'off' : 'on') . '"}',
+	'each went where it takes effect');
+is($node->safe_psql('postgres', 'SHOW fsync'), $fsync, 'and the server\'s is put back');
+$before = run_count();
+command_fails_like([ $bin, '-S', '--settings', 'work_mem' ],
+	qr/invalid setting "work_mem"/, 'a setting without a value');
+command_fails_like([ $bin, '-S', '--settings', 'shared_buffers=64MB' ],
+	qr/parameter "shared_buffers" takes a server restart\n.*hint: Give the command that restarts the server with --restart-command/s,
+	'a restart setting without --restart-command');
+command_fails_like([ $bin, '-S', '-R', '0' ], qr/invalid value "0" for option -R\/--rate/,
+	'a bad rate');
+command_fails_like([ $bin, '-S', '--max-tries=-1' ], qr/--max-tries must be in range/,
+	'a bad --max-tries');
+command_fails_like([ $bin, '-S', '--report', 'xml' ], qr/invalid report style "xml"/,
+	'a bad report style');
+command_fails_like([ $bin, '-S', '--settings', 'no_such_setting=1', '-t', '1' ],
+	qr/unrecognized configuration parameter "no_such_setting"/, 'an unknown setting');
+is(run_count(), $before, 'no run for bad settings');
+
+# 15. every report style; json and csv checked field by field against the row
+sub run_row {
+	my ($run_id) = @_;
+	return decode_json($node->safe_psql('postgres',
+		"SELECT row_to_json(r) FROM polarbench_runs r WHERE run_id = $run_id"));
+}
+($out, $err) = ('', '');
+IPC::Run::run([ $bin, '-n', '-S', '-c', '2', '-t', '10', '--report', 'json' ],
+	'>', \$out, '2>', \$err) or die "--report json failed: $err";
+my $doc = decode_json($out);
+my $row = run_row($doc->{run}{run_id});
+is($doc->{run}{transactions}, 20, 'json: the run\'s transactions');
+# values as canonical JSON, so that arrays and objects compare by content
+my $canonical = JSON::PP->new->canonical->allow_nonref;
+my @differ = grep { $canonical->encode($doc->{run}{$_}) ne $canonical->encode($row->{$_}) }
+  grep { $_ ne 'started_at' && $_ ne 'ended_at' } keys %$row;
+is("@differ", '', 'json: every field of the run equals its row');
+is(scalar(keys %{ $doc->{run} }), scalar(keys %$row), 'json: and has every column');
+is(scalar(@{ $doc->{histogram} }) > 0 && scalar(@{ $doc->{statements} }), 2,
+	'json: with its histogram and statements');
+
+sub parse_csv {
+	my ($text) = @_;
+	my @rows;
+	my @fields;
+	my $field = '';
+	my $quoted = 0;
+	for (my $i = 0; $i < length($text); $i++) {
+		my $c = substr($text, $i, 1);
+		if ($quoted) {
+			if ($c eq '"' && substr($text, $i + 1, 1) eq '"') { $field .= '"'; $i++; }
+			elsif ($c eq '"') { $quoted = 0; }
+			else { $field .= $c; }
+		}
+		elsif ($c eq '"') { $quoted = 1; }
+		elsif ($c eq ',') { push @fields, $field; $field = ''; }
+		elsif ($c eq "\r") { }
+		elsif ($c eq "\n") { push @fields, $field; push @rows, [@fields]; @fields = (); $field = ''; }
+		else { $field .= $c; }
+	}
+	return @rows;
+}
+($out, $err) = ('', '');
+IPC::Run::run([ $bin, '-n', '-S', '-c', '2', '-t', '10', '--report', 'csv' ],
+	'>', \$out, '2>', \$err) or die "--report csv failed: $err";
+my @csv = parse_csv($out);
+is(scalar(@csv), 2, 'csv: a header and one row');
+my %got;
+@got{ @{ $csv[0] } } = @{ $csv[1] };
+my @want = parse_csv($node->safe_psql('postgres',
+	"COPY (SELECT * FROM polarbench_runs WHERE run_id = $got{run_id}) TO STDOUT WITH (FORMAT csv, HEADER)") . "\n");
+my %expect;
+@expect{ @{ $want[0] } } = @{ $want[1] };
+is(join(',', @{ $csv[0] }), join(',', @{ $want[0] }), 'csv: the columns of polarbench_runs');
+@differ = grep { $got{$_} ne $expect{$_} } keys %expect;
+is("@differ", '', 'csv: every field equals the run\'s row');
+is($got{transactions}, '20', 'csv: the transactions');
+command_like([ $bin, '-n', '-S', '-t', '5', '--report', 'sysbench' ],
+	qr/^SQL statistics:\n.*^    transactions:\s+5\s+\(/ms, '--report sysbench for a pgbench script');
+command_like([ $bin, '-n', '-S', '-t', '5', '--report', 'ycsb' ],
+	qr/^\[OVERALL\], Throughput\(ops\/sec\), [0-9.]+$/m, '--report ycsb for a pgbench script');
+command_like([ $bin, '-b', 'oltp_point_select', '--threads=1', '-t', '5', '--report', 'pgbench' ],
+	qr/^transaction type: oltp_point_select\n.*^tps = \d+\.\d+ \(without initial connection time\)$/ms,
+	'--report pgbench for a sysbench workload');
+
+# 16. sweeps: every client count with every setting set, one table
+$before = run_count();
+command_checks_all(
+	[ $bin, '-n', '-S', '-c', '1,2', '-t', '5', '--set', 'work_mem=4MB',
+	  '--set', 'work_mem=8MB,enable_seqscan=off', '--repeat', '2' ],
+	0,
+	[ qr/^tps by clients \(rows\) and setting set \(columns\): <builtin: select only>, 5 transactions per client, median of 2 and spread\nclients \| work_mem=4MB +\| work_mem=8MB,enable_seqscan=off *\n-{8}\+-+\+-+\n +1 \| +\d+\.\d ±\d+\.\d% \| +\d+\.\d ±\d+\.\d%\n +2 \| +\d+\.\d ±\d+\.\d% \| +\d+\.\d ±\d+\.\d%\n\z/ ],
+	[ qr/setting set 1: work_mem=4MB\n.*setting set 2: work_mem=8MB,enable_seqscan=off/s ],
+	'a sweep prints the seeds\' table');
+is($node->safe_psql('postgres', qq{
+	SELECT string_agg(clients || ':' || settings::text, ' ' ORDER BY run_id), count(DISTINCT sweep_id)
+	  FROM polarbench_runs WHERE run_id > (SELECT max(run_id) FROM polarbench_runs) - 8}),
+	'1:{"work_mem": "4MB"} 2:{"work_mem": "4MB"} 1:{"work_mem": "4MB"} 2:{"work_mem": "4MB"} '
+	. '1:{"work_mem": "8MB", "enable_seqscan": "off"} 2:{"work_mem": "8MB", "enable_seqscan": "off"} '
+	. '1:{"work_mem": "8MB", "enable_seqscan": "off"} 2:{"work_mem": "8MB", "enable_seqscan": "off"}|2',
+	'every combination ran, in order, with its settings');
+is(run_count(), $before + 8, 'eight runs');
+($out, $err) = ('', '');
+IPC::Run::run([ $bin, '-n', '-S', '-c', '1,2', '-t', '5', '--set', 'work_mem=4MB',
+	'--set', 'work_mem=8MB', '--report', 'json' ], '>', \$out, '2>', \$err)
+  or die "sweep json failed: $err";
+$doc = decode_json($out);
+is(join(' ', $doc->{metric}, @{ $doc->{clients} }, @{ $doc->{setting_sets} }),
+	'tps 1 2 work_mem=4MB work_mem=8MB', 'sweep json: its axes');
+is(scalar(@{ $doc->{table} }) . 'x' . scalar(@{ $doc->{table}[0] }), '2x2', 'sweep json: a 2x2 table');
+my @runs = @{ $doc->{runs} };
+is(scalar(@runs), 4, 'sweep json: every run');
+is($doc->{table}[1][1], $runs[3]{tps}, 'sweep json: a cell is its run\'s tps');
+is($runs[3]{setting_set} . ' ' . $runs[3]{clients} . ' ' . $runs[3]{transactions},
+	'work_mem=8MB 2 10', 'sweep json: each run with its setting set');
+($out, $err) = ('', '');
+IPC::Run::run([ $bin, '-n', '-S', '-c', '1,2', '-t', '5', '--set', 'work_mem=4MB',
+	'--report', 'csv' ], '>', \$out, '2>', \$err) or die "sweep csv failed: $err";
+@csv = parse_csv($out);
+is(scalar(@csv) . ' ' . $csv[0][0] . ' ' . $csv[0][1] . ' ' . $csv[1][0], '3 setting_set run_id work_mem=4MB',
+	'sweep csv: a line per run, with its setting set first');
+$before = run_count();
+command_fails_like([ $bin, '-S', '-c', '1,2', '--set', 'work_mem=4MB', '--set', 'work_mem=4MB' ],
+	qr/setting set 2 \("work_mem=4MB"\) is the same as setting set 1/, 'a setting set twice');
+command_fails_like([ $bin, '-S', '-c', '1,2', '-P', '1' ],
+	qr/-P\/--progress cannot be used with a sweep/, 'progress with a sweep');
+command_fails_like([ $bin, '-f', $script, '-f', $script, '-D', 'range=5', '-D', 'word=a', '-c', '1,2' ],
+	qr/a sweep runs built-in scripts or one script file, not 2 files/, 'two files in a sweep');
+command_fails_like([ $bin, '-S', '-c', '1,x' ], qr/-c\/--clients/, 'a bad client count');
+command_fails_like([ $bin, '-S', '-c', '1,2', '--set', 'shared_buffers=64MB' ],
+	qr/parameter "shared_buffers" takes a server restart\n.*--restart-command/s,
+	'a restart setting in a sweep without --restart-command');
+command_fails_like([ $bin, '-S', '-c', '1,2', '--set', 'x' ],
+	qr/invalid setting "x"/, 'a bad setting set');
+command_fails_like([ $bin, '-S', '-c', '1,2', '-t', '1', '--set', 'work_mem=banana' ],
+	qr/invalid value for parameter "work_mem": "banana"/, 'a value the setting refuses');
+is(run_count(), $before, 'no run for a bad sweep');
+
+# 17. charts: the run's progress, the sweep's curves; drawn by Chromium
+sub svg_series {
+	my ($file) = @_;
+	my $svg = slurp_file($file);
+	return ($svg, [ $svg =~ /<polyline class="series" data-label="([^"]*)"/g ]);
+}
+command_ok([ $bin, '-n', '-S', '-c', '1', '-T', '2', '--svg', "$tmp/run.svg" ], '--svg for a run');
+my ($svg, $series) = svg_series("$tmp/run.svg");
+is("@$series", 'tps p99 latency', 'run chart: tps and p99 over time');
+like($svg, qr/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="960" height="800"/,
+	'run chart: a self-contained SVG');
+is(scalar(() = $svg =~ /class="x-label"[^>]*>elapsed time \(s\)</g), 2, 'run chart: time axes labelled with their unit');
+like($svg, qr/class="y-label"[^>]*>transactions per second \(tps\)<.*class="y-label"[^>]*>p99 latency \(ms\)</s,
+	'run chart: value axes labelled with their units');
+my $points = () = ($svg =~ /<polyline class="series" data-label="tps"[^>]*points="([^"]*)"/)[0] =~ /,/g;
+is($points, $node->safe_psql('postgres', q{
+	SELECT count(*) FROM polarbench_progress WHERE run_id = (SELECT max(run_id) FROM polarbench_runs)}),
+	'run chart: a point per progress row');
+command_ok([ $bin, '-n', '-S', '-c', '1,2,4', '-t', '5', '--set', 'work_mem=4MB',
+	'--set', 'work_mem=8MB', '--set', 'work_mem=16MB', '--svg', "$tmp/sweep.svg" ], '--svg for a sweep');
+($svg, $series) = svg_series("$tmp/sweep.svg");
+is("@$series", 'work_mem=4MB work_mem=8MB work_mem=16MB', 'sweep chart: one series per setting set');
+like($svg, qr/class="x-label"[^>]*>clients \(concurrent connections\)<.*class="y-label"|class="y-label".*class="x-label"[^>]*>clients/s,
+	'sweep chart: clients against tps');
+is(join(' ', $svg =~ /class="x-tick"[^>]*>([^<]*)</g), '1 2 4', 'sweep chart: a tick per client count');
+is(scalar(() = $svg =~ /<circle /g), 9, 'sweep chart: a point per cell');
+
+my ($chromium) = grep { -x $_ } ('/usr/bin/chromium', '/usr/bin/chromium-browser');
+ok(defined $chromium, 'headless Chromium is installed');
+SKIP:
+{
+	skip 'no chromium', 2 unless defined $chromium;
+	foreach my $chart ('run', 'sweep')
+	{
+		my $png = "$tmp/$chart.png";
+		IPC::Run::run([ $chromium, '--headless', '--no-sandbox', '--disable-gpu',
+			"--user-data-dir=$tmp/chromium", "--screenshot=$png", '--window-size=960,800',
+			"file://$tmp/$chart.svg" ], '>', \my $cout, '2>', \my $cerr,
+			IPC::Run::timeout(120));
+		my $bytes = -f $png ? slurp_file($png) : '';
+		# a PNG of the window's size, with more than a blank page in it
+		my ($w, $h) = length($bytes) > 24 ? unpack('NN', substr($bytes, 16, 8)) : (0, 0);
+		ok(substr($bytes, 0, 8) eq "\x89PNG\r\n\x1a\n" && $w == 960 && $h == 800 && length($bytes) > 10000,
+			"Chromium draws the $chart chart");
+	}
+}
 
 $node->stop;
 done_testing();
