@@ -249,7 +249,8 @@ write_svg(const char *path, const char *title, const ChartPanel *panels,
 /*
  * chart_run_progress
  *		--svg for a run: its tps and its p99 latency at every progress
- *		interval, from polarbench_progress.  Returns false on error.
+ *		interval, from the run's document (a hot standby's run is in no
+ *		table).  Returns false on error.
  */
 bool
 chart_run_progress(PGconn *conn, const char *path, const char *title,
@@ -257,8 +258,10 @@ chart_run_progress(PGconn *conn, const char *path, const char *title,
 {
 	const char *params[1] = {run_id};
 	PGresult   *res = PQexecParams(conn,
-								   "SELECT elapsed, tps, coalesce(latency_p99, 0) FROM polarbench_progress"
-								   " WHERE run_id = $1::bigint ORDER BY elapsed",
+								   "SELECT (p->>'elapsed')::float8, (p->>'tps')::float8,"
+								   " coalesce((p->>'latency_p99')::float8, 0)"
+								   "  FROM pg_catalog.jsonb_array_elements(polarbench_run_document($1::bigint)->'progress') p"
+								   " ORDER BY 1",
 								   1, NULL, params, NULL, NULL, 0);
 	ChartSeries tps = {.label = "tps"};
 	ChartSeries p99 = {.label = "p99 latency"};

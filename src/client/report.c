@@ -184,9 +184,24 @@ print_run_report(PGconn *conn, const ClientOptions *opts,
 	const char *params[2] = {result->run_id, NULL};
 	char	   *report;
 
+	/* a hot standby's run is in no table: its document has it all */
+	bool		unstored = result->run_id[0] == '-';
+
 	if (style != NULL && strcmp(style, "csv") == 0)
-		return print_csv_query(conn, "SELECT * FROM polarbench_runs WHERE run_id = $1::bigint",
+		return print_csv_query(conn, unstored ?
+							   "SELECT * FROM jsonb_populate_record(NULL::polarbench_runs,"
+							   " polarbench_run_document($1::bigint)->'run')" :
+							   "SELECT * FROM polarbench_runs WHERE run_id = $1::bigint",
 							   1, params) ? 0 : 1;
+	if (style != NULL && strcmp(style, "json") == 0 && unstored)
+	{
+		report = single_value(conn, "SELECT jsonb_pretty(polarbench_run_document($1::bigint))",
+							  1, params);
+		if (report == NULL)
+			return 1;
+		printf("%s\n", report);
+		return 0;
+	}
 	if (opts->native == NULL && (style == NULL || strcmp(style, "pgbench") == 0))
 	{
 		int			scale = opts->scale > 0 ? opts->scale : 1;
@@ -202,6 +217,13 @@ print_run_report(PGconn *conn, const ClientOptions *opts,
 		}
 		print_results(conn, opts, result, scale);
 		return 0;
+	}
+	if (unstored)
+	{
+		pg_log_error("run %s ran on a hot standby, which stores no run, and has no %s report",
+					 result->run_id, style ? style : "sysbench or YCSB");
+		pg_log_error_hint("Use --report json or csv, or run on the standby and its primary together with -h primary,standby.");
+		return 1;
 	}
 	params[1] = style;
 	report = single_value(conn, "SELECT polarbench_report($1::bigint, $2)", 2, params);

@@ -97,7 +97,7 @@ try_command(PGconn *conn, const char *sql)
 
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
 	{
-		pg_log_error("%s", PQerrorMessage(conn));
+		report_server_error(conn, res);
 		fprintf(stderr, "(ignoring this error and continuing anyway)\n");
 	}
 	PQclear(res);
@@ -108,12 +108,18 @@ try_command(PGconn *conn, const char *sql)
  *		As pgbench before a run unless -n: vacuum pgbench_branches and
  *		pgbench_tellers and empty pgbench_history, and with -v vacuum
  *		pgbench_accounts as well; for pgbench's scripts, whose figures then
- *		compare with pgbench's.
+ *		compare with pgbench's.  Not on a hot standby, which can do none of
+ *		it (its primary's vacuum reaches it).
  */
 void
 vacuum_tables(PGconn *conn, const ClientOptions *opts)
 {
+	char	   *standby;
+
 	if (opts->no_vacuum || opts->native != NULL)
+		return;
+	standby = single_value(conn, "SELECT pg_catalog.pg_is_in_recovery()", 0, NULL);
+	if (standby == NULL || strcmp(standby, "t") == 0)
 		return;
 	fprintf(stderr, "starting vacuum...");
 	try_command(conn, "VACUUM pgbench_branches");

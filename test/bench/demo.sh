@@ -3,7 +3,7 @@
 # and installs the extension, and runs a real benchmark, pgbench's
 # select-only and TPC-B-like workloads, with per-second progress, then
 # sysbench's oltp_read_write and YCSB's workload A, each with its tool's
-# report.
+# report, and last a sweep with the command-line client.
 #
 # With no server named, it runs on a throwaway local PostgreSQL 15 server it
 # starts and removes.  To use your own server, name it the libpq way
@@ -24,12 +24,14 @@ cd "$repo"
 pb_build_install
 
 psql_cmd=(psql -X -v ON_ERROR_STOP=1)
+client_cmd=(polarbench)
 if [ -z "${PGHOST:-}${PGDATABASE:-}${PGPORT:-}" ]; then
 	dir=$(mktemp -d /tmp/polarbench-demo.XXXXXX)
 	trap 'pb_stop_server "$dir"; pb_as_root rm -rf "$dir"' EXIT
 	pb_start_server "$dir" 54350 "shared_buffers = 512MB" "synchronous_commit = off" \
 		"max_worker_processes = 32"
 	psql_cmd+=(-h 127.0.0.1 -p 54350 -U postgres -d postgres)
+	client_cmd+=(-h 127.0.0.1 -p 54350 -U postgres -d postgres)
 	echo "throwaway server on 127.0.0.1:54350"
 fi
 
@@ -65,3 +67,10 @@ SELECT run_id, workload, clients, status, round(seconds::numeric, 1) AS seconds,
        round(latency_avg::numeric, 3) AS lat_ms, round(latency_p99::numeric, 3) AS p99_ms
   FROM polarbench_runs ORDER BY run_id;
 SQL
+
+# the command-line client, from the PATH as pgbench is: a sweep of the
+# select-only workload over client counts, printed as the seeds' tables
+counts="1,$clients"
+[ "$clients" -gt 1 ] || counts="1,2"
+echo "== polarbench -S -T $seconds -c $counts (the command-line client, a sweep)"
+"${client_cmd[@]}" -S -T "$seconds" -c "$counts"

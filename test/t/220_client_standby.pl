@@ -16,6 +16,7 @@ use Test::More;
 
 my $bin = "$ENV{TESTDIR}/src/client/polarbench";
 plan skip_all => "client not built: $bin" unless -x $bin;
+my $tmp = PostgreSQL::Test::Utils::tempdir;
 
 my $primary = PostgreSQL::Test::Cluster->new('primary');
 $primary->init(allows_streaming => 1);
@@ -141,6 +142,23 @@ command_checks_all(
 	  qr/^latency percentiles \(merged histograms\): p50 = [\d.]+ ms, p90 = [\d.]+ ms, p95 = [\d.]+ ms, p99 = [\d.]+ ms, p99\.9 = [\d.]+ ms, max = [\d.]+ ms$/m ],
 	[ qr/^\Q$standby_label\E: progress: 1\.0 s, /m ],
 	'two nodes, in pgbench\'s words, with each node\'s progress');
+
+# the standby alone: its run reported from its document
+($out, $err) = ('', '');
+IPC::Run::run([ $bin, '-h', $standby->host, '-p', $standby->port, '-S', '-t', '5',
+	'--report', 'json' ], '>', \$out, '2>', \$err) or die "a run on the standby failed: $err";
+$doc = decode_json($out);
+ok($doc->{run}{run_id} < 0 && $doc->{run}{transactions} == 5 && @{ $doc->{histogram} } > 0,
+	'a standby\'s run, as json: its unstored id, figures and histogram');
+command_like([ $bin, '-h', $standby->host, '-p', $standby->port, '-S', '-t', '5', '--report', 'csv' ],
+	qr/^run_id,workload,.*\r\n-\d+,select-only,1,/s, 'as csv: the row of polarbench_runs it would have');
+command_ok([ $bin, '-h', $standby->host, '-p', $standby->port, '-S', '-T', '2',
+	'--svg', "$tmp/standby.svg" ], 'and drawn');
+like(slurp_file("$tmp/standby.svg"), qr/<polyline class="series" data-label="tps" [^>]*points="[\d.]+,[\d.]+/,
+	'from its progress');
+command_fails_like([ $bin, '-h', $standby->host, '-p', $standby->port, '-S', '-t', '5', '--report', 'sysbench' ],
+	qr/ran on a hot standby, which stores no run, and has no sysbench report/,
+	'no report of another tool\'s style for it');
 
 # a writing workload goes to the primary only
 my $before = $primary->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
