@@ -388,7 +388,8 @@ run_set(PGconn *conn, const ClientOptions *opts, const SortedSet *set, int set_n
 
 	initPQExpBuffer(&sql);
 	build_sweep_query(opts, &sql, &params, set->session_json, set->server_json);
-	fprintf(stderr, "setting set %d: %s\n", set_no + 1, set_label(opts, set_no));
+	if (opts->nsets > 0)
+		fprintf(stderr, "setting set %d: %s\n", set_no + 1, set_label(opts, set_no));
 	res = exec_cancelable(conn, sql.data, params.n, params.values);
 	ok = PQresultStatus(res) == PGRES_TUPLES_OK;
 	if (!ok)

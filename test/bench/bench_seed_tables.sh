@@ -5,7 +5,9 @@
 #    'all'), with pgaudit loaded, on 8 sbtest tables;
 #  - seed 003's: tps by clients (1 .. 32) by synchronous_commit (on, off),
 #    for TPC-B (tpcb-like) and SELECT (select-only).
-# Each is one polarbench_sweep() and one polarbench_sweep_table().
+# Each is one command of the command-line client, which runs a
+# polarbench_sweep() per setting set and prints the table (with repeat > 1,
+# the median of each cell and its spread).
 #
 # Usage: bash test/bench/bench_seed_tables.sh [seconds] [repeat]
 set -euo pipefail
@@ -33,20 +35,14 @@ psql -Xq -c "SELECT polarbench_init('pgbench', scale => 10)" >/dev/null
 psql -Xq -c "VACUUM ANALYZE"
 
 echo "== seed 001: oltp_read_write q/s by concurrency by audit ($seconds s per run, repeat $repeat)"
-id=$(psql -XAtq -c "SELECT sweep_id FROM polarbench_sweep('oltp_read_write',
-	clients => '{8,16,32,64}', duration => $seconds, repeat => $repeat,
-	settings => ARRAY['{\"pgaudit.log\": \"none\"}', '{\"pgaudit.log\": \"write\"}',
-	                  '{\"pgaudit.log\": \"all\"}']::jsonb[])" | sed -n 1p)
-psql -XAtq -c "SELECT * FROM polarbench_sweep_table($id, 'qps')"
+polarbench -b oltp_read_write --tables=8 --table-size=100000 -T "$seconds" -c 8,16,32,64 \
+	--repeat "$repeat" --set pgaudit.log=none --set pgaudit.log=write --set pgaudit.log=all
 
 for workload in tpcb-like select-only; do
 	echo
 	echo "== seed 003: $workload tps by clients by synchronous_commit ($seconds s per run, repeat $repeat)"
-	id=$(psql -XAtq -c "SELECT sweep_id FROM polarbench_sweep('$workload',
-		clients => '{1,2,4,8,16,32}', duration => $seconds, repeat => $repeat,
-		settings => ARRAY['{\"synchronous_commit\": \"on\"}',
-		                  '{\"synchronous_commit\": \"off\"}']::jsonb[])" | sed -n 1p)
-	psql -XAtq -c "SELECT * FROM polarbench_sweep_table($id, 'tps')"
+	polarbench -b "$workload" -T "$seconds" -c 1,2,4,8,16,32 --repeat "$repeat" \
+		--set synchronous_commit=on --set synchronous_commit=off
 done
 echo
 echo "server log: $(pb_as_root grep -c 'AUDIT:' "$dir/server.log") audit lines"
