@@ -128,9 +128,13 @@ wait_for_nodes(Node *nodes, int n)
 			char		errbuf[256];
 
 			for (int i = 0; i < n; i++)
-				if (nodes[i].busy)
-					(void) PQcancel(nodes[i].cancel, errbuf, sizeof(errbuf));
+				if (nodes[i].busy && !PQcancel(nodes[i].cancel, errbuf, sizeof(errbuf)))
+					pg_log_error("node %s: could not send cancel request: %s",
+								 nodes[i].target->label, errbuf);
+			fprintf(stderr, "Cancel request sent\n");
 			canceled = true;
+			/* a second Ctrl-C ends the client at once */
+			pqsignal(SIGINT, SIG_DFL);
 		}
 		FD_ZERO(&fds);
 		for (int i = 0; i < n; i++)

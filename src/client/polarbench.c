@@ -461,6 +461,40 @@ report_failed_run(PGconn *conn, const char *last_run_before, PGresult *error)
 }
 
 /*
+ * run_and_report
+ *		Run the polarbench_run() call sql, print the run's report and draw
+ *		its chart.  Returns the exit status.
+ */
+static int
+run_and_report(PGconn *conn, const ClientOptions *opts, const char *sql,
+			   const ParamList *params, const char *last_run)
+{
+	PGresult   *res;
+	ClientResult result;
+	int			status;
+
+	set_notice_mode(false, false, opts->progress > 0);
+	res = exec_cancelable(conn, sql, params->n, params->values);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
+		!read_result(res, 0, &result))
+	{
+		report_server_error(conn, res);
+		status = report_failed_run(conn, last_run, res);
+		PQclear(res);
+		return status;
+	}
+	PQclear(res);
+	status = print_run_report(conn, opts, &result);
+	if (status == 0 && opts->svg != NULL &&
+		!chart_run_progress(conn, opts->svg,
+							opts->native ? opts->native->name :
+							opts->nscripts == 1 ? opts->scripts[0].desc : "multiple scripts",
+							result.run_id))
+		status = 1;
+	return status;
+}
+
+/*
  * run_benchmark
  *		Start the run, wait for its end and print its results: settings
  *		that take a restart applied first and put back after, pgbench's
@@ -471,8 +505,6 @@ run_benchmark(PGconn *conn, const ConnTarget *target, const ClientOptions *opts)
 {
 	PQExpBufferData sql;
 	ParamList	params = {0};
-	PGresult   *res;
-	ClientResult result;
 	char	   *last_run;
 	SettingSet	session,
 				server,
@@ -503,37 +535,19 @@ run_benchmark(PGconn *conn, const ConnTarget *target, const ClientOptions *opts)
 		return 1;
 	}
 	last_run = last_run_id(conn);
-	if (last_run == NULL)
-		return 1;
-	vacuum_tables(conn, opts);
+	if (last_run != NULL)
+		vacuum_tables(conn, opts);
 
 	initPQExpBuffer(&sql);
 	build_run_query(opts, &sql, &params, session_json, server_json);
-	if (PQExpBufferBroken(&sql))
+	if (last_run == NULL || PQExpBufferBroken(&sql))
 	{
-		pg_log_error("out of memory");
-		return 1;
-	}
-	set_notice_mode(false, false, opts->progress > 0);
-	res = exec_cancelable(conn, sql.data, params.n, params.values);
-	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
-		!read_result(res, 0, &result))
-	{
-		report_server_error(conn, res);
-		status = report_failed_run(conn, last_run, res);
-		PQclear(res);
+		if (last_run != NULL)
+			pg_log_error("out of memory");
+		status = 1;
 	}
 	else
-	{
-		PQclear(res);
-		status = print_run_report(conn, opts, &result);
-		if (status == 0 && opts->svg != NULL &&
-			!chart_run_progress(conn, opts->svg,
-								opts->native ? opts->native->name :
-								opts->nscripts == 1 ? opts->scripts[0].desc : "multiple scripts",
-								result.run_id))
-			status = 1;
-	}
+		status = run_and_report(conn, opts, sql.data, &params, last_run);
 	termPQExpBuffer(&sql);
 	if (!restart_restore(&conn, target, opts->restart_command, &restart_state) && status == 0)
 		status = 1;

@@ -193,8 +193,13 @@ print_run_report(PGconn *conn, const ClientOptions *opts,
 							   " polarbench_run_document($1::bigint)->'run')" :
 							   "SELECT * FROM polarbench_runs WHERE run_id = $1::bigint",
 							   1, params) ? 0 : 1;
-	if (style != NULL && strcmp(style, "json") == 0 && unstored)
+	/* its document as JSON; by default for a sysbench or YCSB workload too */
+	if (unstored && ((style != NULL && strcmp(style, "json") == 0) ||
+					 (style == NULL && opts->native != NULL)))
 	{
+		if (style == NULL)
+			fprintf(stderr, "run %s ran on a hot standby, which stores no run: its document follows\n",
+					result->run_id);
 		report = single_value(conn, "SELECT jsonb_pretty(polarbench_run_document($1::bigint))",
 							  1, params);
 		if (report == NULL)
@@ -221,7 +226,7 @@ print_run_report(PGconn *conn, const ClientOptions *opts,
 	if (unstored)
 	{
 		pg_log_error("run %s ran on a hot standby, which stores no run, and has no %s report",
-					 result->run_id, style ? style : "sysbench or YCSB");
+					 result->run_id, style);
 		pg_log_error_hint("Use --report json or csv, or run on the standby and its primary together with -h primary,standby.");
 		return 1;
 	}

@@ -68,6 +68,45 @@ quoted_name(PGconn *conn, const char *name)
 	return buf.data;
 }
 
+/*
+ * append_value_list
+ *		Append value as ALTER SYSTEM takes it: a list (shared_preload_libraries
+ *		= 'a, b') as one literal per element, split at commas outside double
+ *		quotes, so that the server does not read it as one element "a, b";
+ *		anything else as one literal.
+ */
+static void
+append_value_list(PGconn *conn, PQExpBuffer sql, const char *value)
+{
+	const char *p = value;
+	bool		first = true;
+
+	do
+	{
+		PQExpBufferData item;
+		bool		quoted = false;
+		char	   *literal;
+
+		initPQExpBuffer(&item);
+		while (*p == ' ')
+			p++;
+		for (; *p && (quoted || *p != ','); p++)
+		{
+			if (*p == '"')
+				quoted = !quoted;
+			else
+				appendPQExpBufferChar(&item, *p);
+		}
+		while (item.len > 0 && item.data[item.len - 1] == ' ')
+			item.data[--item.len] = '\0';
+		literal = PQescapeLiteral(conn, item.data, item.len);
+		appendPQExpBuffer(sql, "%s%s", first ? "" : ", ", literal ? literal : "''");
+		PQfreemem(literal);
+		termPQExpBuffer(&item);
+		first = false;
+	} while (*p++ == ',');
+}
+
 /* ALTER SYSTEM SET name = value, or RESET when value is NULL. */
 static bool
 alter_system(PGconn *conn, const char *name, const char *value)
@@ -82,10 +121,8 @@ alter_system(PGconn *conn, const char *name, const char *value)
 		appendPQExpBuffer(&sql, "ALTER SYSTEM RESET %s", q);
 	else
 	{
-		char	   *literal = PQescapeLiteral(conn, value, strlen(value));
-
-		appendPQExpBuffer(&sql, "ALTER SYSTEM SET %s = %s", q, literal ? literal : "''");
-		PQfreemem(literal);
+		appendPQExpBuffer(&sql, "ALTER SYSTEM SET %s = ", q);
+		append_value_list(conn, &sql, value);
 	}
 	res = PQexec(conn, sql.data);
 	ok = PQresultStatus(res) == PGRES_COMMAND_OK;
@@ -107,6 +144,9 @@ static bool
 restart_server(PGconn **conn, const ConnTarget *target, const char *command)
 {
 	int			rc;
+	char	   *started = single_value(*conn, "SELECT pg_catalog.pg_postmaster_start_time()",
+									   0, NULL);
+	char	   *restarted;
 
 	PQfinish(*conn);
 	*conn = NULL;
@@ -137,7 +177,17 @@ restart_server(PGconn **conn, const ConnTarget *target, const char *command)
 					 RESTART_WAIT_SECONDS);
 		return false;
 	}
-	return rc == 0;
+	if (rc != 0)
+		return false;
+	restarted = single_value(*conn, "SELECT pg_catalog.pg_postmaster_start_time()", 0, NULL);
+	if (started == NULL || restarted == NULL || strcmp(started, restarted) == 0)
+	{
+		pg_log_error("the restart command did not restart the server");
+		pg_log_error_detail("The command was: %s", command);
+		pg_log_error_hint("Check that it restarts the server the client is connected to.");
+		return false;
+	}
+	return true;
 }
 
 /*
@@ -185,13 +235,14 @@ restart_apply(PGconn **conn, const ConnTarget *target, const char *command,
 	{
 		const char *params[1] = {settings->names[i]};
 		char	   *pending = single_value(*conn,
-										   "SELECT pending_restart FROM pg_catalog.pg_settings WHERE name = pg_catalog.lower($1)",
+										   "SELECT NOT pending_restart AND sourcefile LIKE '%/postgresql.auto.conf'"
+										   "  FROM pg_catalog.pg_settings WHERE name = pg_catalog.lower($1)",
 										   1, params);
 
-		if (pending == NULL || strcmp(pending, "f") != 0)
+		if (pending == NULL || strcmp(pending, "t") != 0)
 		{
 			pg_log_error("parameter \"%s\" did not take effect with the restart", settings->names[i]);
-			pg_log_error_hint("Check that the restart command restarts the server the client is connected to.");
+			pg_log_error_hint("Another configuration file the server reads after postgresql.auto.conf may set it.");
 			return false;
 		}
 	}
@@ -201,8 +252,8 @@ restart_apply(PGconn **conn, const ConnTarget *target, const char *command,
 /*
  * restart_restore
  *		Put back what postgresql.auto.conf held for the settings state
- *		applied, and restart the server for it.  Returns false on error
- *		(reported).
+ *		applied (every one that can be, in reverse order), and restart the
+ *		server for it.  Returns false on error (reported).
  */
 bool
 restart_restore(PGconn **conn, const ConnTarget *target, const char *command,
@@ -218,8 +269,10 @@ restart_restore(PGconn **conn, const ConnTarget *target, const char *command,
 		pg_log_error("could not connect to put back the server's settings");
 		ok = false;
 	}
-	for (int i = 0; ok && i < state->applied.n; i++)
-		ok = alter_system(*conn, state->applied.names[i], state->previous[i]);
+	/* last first: a name given twice gets back what it had before the first */
+	for (int i = state->applied.n - 1; *conn != NULL && i >= 0; i--)
+		if (!alter_system(*conn, state->applied.names[i], state->previous[i]))
+			ok = false;
 	if (!ok)
 	{
 		pg_log_error("the server's settings were not all put back");

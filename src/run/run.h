@@ -516,6 +516,7 @@ typedef struct PbDriver
 /* spi_discard.c */
 extern ParamListInfo pb_params_make(int nparams, const Oid *types);
 extern bool pb_plan_is_read_only(SPIPlanPtr plan);
+extern bool pb_plan_is_utility(SPIPlanPtr plan);
 extern void pb_spi_run(SPIPlanPtr plan, ParamListInfo params,
 					   PbTxnCounts *counts, bool read_only);
 extern void pb_absorb_ignorable_error(MemoryContext cxt, PbRunShared *run);

@@ -70,8 +70,9 @@ static int	pb_kept_next = 0;
 
 /*
  * pb_datum_json
- *		Append a value as JSON: numbers and booleans as themselves (NaN and
- *		infinities as null, which JSON lacks), jsonb as it is, arrays with
+ *		Append a value as JSON, as to_jsonb() writes it: numbers and
+ *		booleans as themselves (NaN and infinities, which JSON lacks, as
+ *		strings), timestamps in ISO 8601, jsonb as it is, arrays with
  *		array_to_json, anything else as a string of its text.
  */
 static void
@@ -105,10 +106,15 @@ pb_datum_json(StringInfo out, const char *name, Oid type, Datum value, bool isnu
 			appendStringInfo(out, "%u", DatumGetObjectId(value));
 			return;
 		case FLOAT8OID:
+			/* as to_jsonb() has them, and float8in reads them back */
 			if (isnan(DatumGetFloat8(value)) || isinf(DatumGetFloat8(value)))
-				appendStringInfoString(out, "null");
+				escape_json(out, float8out_internal(DatumGetFloat8(value)));
 			else
 				appendStringInfoString(out, float8out_internal(DatumGetFloat8(value)));
+			return;
+		case TIMESTAMPTZOID:
+			/* ISO 8601 whatever the DateStyle, as to_jsonb() has it */
+			appendStringInfo(out, "\"%s\"", JsonEncodeDateTime(NULL, value, TIMESTAMPTZOID, NULL));
 			return;
 		case BOOLOID:
 			appendStringInfoString(out, DatumGetBool(value) ? "true" : "false");
@@ -152,8 +158,11 @@ void
 pb_doc_row(const char *table, int n, const char *const *names, const Oid *types,
 		   const Datum *values, const char *nulls)
 {
-	MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
-
+	/*
+	 * The document lives in TopMemoryContext; what making its text takes
+	 * (output functions) in the caller's, freed with its transaction.  A
+	 * StringInfo grows in the context it was made in.
+	 */
 	if (strcmp(table, "polarbench_run_data") == 0)
 	{
 		for (int i = 0; i < n; i++)
@@ -162,46 +171,50 @@ pb_doc_row(const char *table, int n, const char *const *names, const Oid *types,
 			ListCell   *ln,
 					   *lv;
 			bool		found = false;
+			char	   *json;
 
 			initStringInfo(&v);
 			pb_datum_json(&v, names[i], types[i], values[i], nulls[i] == 'n');
+			json = MemoryContextStrdup(TopMemoryContext, v.data);
+			pfree(v.data);
 			forboth(ln, pb_doc->run_names, lv, pb_doc->run_values)
 				if (strcmp(lfirst(ln), names[i]) == 0)
 			{
-				lfirst(lv) = v.data;
+				pfree(lfirst(lv));
+				lfirst(lv) = json;
 				found = true;
 			}
 			if (!found)
 			{
-				pb_doc->run_names = lappend(pb_doc->run_names, pstrdup(names[i]));
-				pb_doc->run_values = lappend(pb_doc->run_values, v.data);
-			}
-		}
-	}
-	else
-	{
-		for (int t = 0; t < lengthof(pb_doc_tables); t++)
-		{
-			StringInfo	out = &pb_doc->parts[t];
-			bool		first = true;
+				MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
 
-			if (strcmp(table, pb_doc_tables[t][0]) != 0)
-				continue;
-			appendStringInfoString(out, pb_doc->counts[t]++ > 0 ? ", {" : "{");
-			for (int i = 0; i < n; i++)
-			{
-				if (strcmp(names[i], "run_id") == 0)
-					continue;
-				appendStringInfoString(out, first ? "" : ", ");
-				first = false;
-				escape_json(out, names[i]);
-				appendStringInfoString(out, ": ");
-				pb_datum_json(out, names[i], types[i], values[i], nulls[i] == 'n');
+				pb_doc->run_names = lappend(pb_doc->run_names, pstrdup(names[i]));
+				pb_doc->run_values = lappend(pb_doc->run_values, json);
+				MemoryContextSwitchTo(old);
 			}
-			appendStringInfoChar(out, '}');
 		}
+		return;
 	}
-	MemoryContextSwitchTo(old);
+	for (int t = 0; t < lengthof(pb_doc_tables); t++)
+	{
+		StringInfo	out = &pb_doc->parts[t];
+		bool		first = true;
+
+		if (strcmp(table, pb_doc_tables[t][0]) != 0)
+			continue;
+		appendStringInfoString(out, pb_doc->counts[t]++ > 0 ? ", {" : "{");
+		for (int i = 0; i < n; i++)
+		{
+			if (strcmp(names[i], "run_id") == 0)
+				continue;
+			appendStringInfoString(out, first ? "" : ", ");
+			first = false;
+			escape_json(out, names[i]);
+			appendStringInfoString(out, ": ");
+			pb_datum_json(out, names[i], types[i], values[i], nulls[i] == 'n');
+		}
+		appendStringInfoChar(out, '}');
+	}
 }
 
 /*
@@ -250,16 +263,26 @@ pb_doc_take(dsm_handle handle, int64 run_id)
 {
 	dsm_segment *seg = dsm_attach(handle);
 	PbKeptDocument *kept = &pb_kept[pb_kept_next];
+	char	   *json = NULL;
 
+	/* attached first: the segment is then freed, whatever happens, on detach */
+	dsm_unpin_segment(handle);
 	if (seg == NULL)
 		elog(ERROR, "could not map the document of run " INT64_FORMAT, run_id);
+	PG_TRY();
+	{
+		json = MemoryContextStrdup(TopMemoryContext, dsm_segment_address(seg));
+	}
+	PG_FINALLY();
+	{
+		dsm_detach(seg);
+	}
+	PG_END_TRY();
 	if (kept->json != NULL)
 		pfree(kept->json);
 	kept->run_id = run_id;
-	kept->json = MemoryContextStrdup(TopMemoryContext, dsm_segment_address(seg));
+	kept->json = json;
 	pb_kept_next = (pb_kept_next + 1) % PB_KEPT_DOCUMENTS;
-	dsm_unpin_segment(handle);
-	dsm_detach(seg);
 }
 
 /*

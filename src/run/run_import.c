@@ -43,7 +43,8 @@ pb_run_field(Jsonb *doc, const char *key)
 	if (!JB_ROOT_IS_OBJECT(doc))
 		return NULL;
 	run = getKeyJsonValueFromContainer(&doc->root, "run", 3, NULL);
-	if (run == NULL || run->type != jbvBinary)
+	if (run == NULL || run->type != jbvBinary ||
+		!JsonContainerIsObject(run->val.binary.data))
 		return NULL;
 	value = getKeyJsonValueFromContainer(run->val.binary.data, key, strlen(key), NULL);
 	if (value == NULL || value->type != jbvString)
@@ -69,8 +70,8 @@ polarbench_record(PG_FUNCTION_ARGS)
 	int			nest;
 	int64		run_id;
 	bool		isnull;
-	Oid			types[3] = {JSONBOID, TEXTOID, OIDOID};
-	Datum		values[3];
+	Oid			types[4] = {JSONBOID, TEXTOID, OIDOID, TEXTOID};
+	Datum		values[4];
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		ereport(ERROR,
@@ -105,18 +106,21 @@ polarbench_record(PG_FUNCTION_ARGS)
 	values[0] = JsonbPGetDatum(doc);
 	values[1] = CStringGetTextDatum(node);
 	values[2] = ObjectIdGetDatum(GetUserId());
+	values[3] = CStringGetTextDatum(quote_qualified_identifier(get_namespace_name(schema),
+															   "polarbench_run_data_run_id_seq"));
 
 	SPI_connect();
 	nest = pb_as_owner_begin(owner, &save_user, &save_sec);
 	/* the run: a new id of this server's, the caller's, no live worker */
 	if (SPI_execute_with_args(psprintf(
-									   "INSERT INTO %s.polarbench_run_data SELECT (jsonb_populate_record(NULL::%s.polarbench_run_data,"
-									   "  ($1->'run') - 'run_by' || jsonb_build_object("
-									   "    'run_id', nextval('%s.polarbench_run_data_run_id_seq'), 'run_by', $3::oid,"
-									   "    'node', $2, 'recorder_pid', NULL, 'segment', NULL, 'sweep_id', NULL,"
-									   "    'sweep_run', NULL, 'sweep_set', NULL, 'sweep_repeat', NULL))).*"
-									   " RETURNING run_id", nsp, nsp, nsp),
-							  3, types, values, NULL, false, 1) != SPI_OK_INSERT_RETURNING ||
+									   "INSERT INTO %s.polarbench_run_data SELECT r.*"
+									   "  FROM jsonb_populate_record(NULL::%s.polarbench_run_data,"
+									   "       ($1->'run') - 'run_by' || jsonb_build_object("
+									   "         'run_id', nextval($4::regclass), 'run_by', $3::oid,"
+									   "         'node', $2, 'recorder_pid', NULL, 'segment', NULL, 'sweep_id', NULL,"
+									   "         'sweep_run', NULL, 'sweep_set', NULL, 'sweep_repeat', NULL)) r"
+									   " RETURNING run_id", nsp, nsp),
+							  4, types, values, NULL, false, 1) != SPI_OK_INSERT_RETURNING ||
 		SPI_processed != 1)
 		elog(ERROR, "could not store the run");
 	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
@@ -127,11 +131,11 @@ polarbench_record(PG_FUNCTION_ARGS)
 		Datum		pvalues[2] = {JsonbPGetDatum(doc), Int64GetDatum(run_id)};
 
 		if (SPI_execute_with_args(psprintf(
-										   "INSERT INTO %s.%s SELECT (jsonb_populate_record(NULL::%s.%s,"
-										   "  e || jsonb_build_object('run_id', $2))).*"
-										   "  FROM jsonb_array_elements(coalesce($1->'%s', '[]')) e",
-										   nsp, pb_doc_tables[i][0], nsp, pb_doc_tables[i][0],
-										   pb_doc_tables[i][1]),
+										   "INSERT INTO %s.%s SELECT r.*"
+										   "  FROM jsonb_array_elements(coalesce($1->'%s', '[]')) e,"
+										   "       jsonb_populate_record(NULL::%s.%s, e || jsonb_build_object('run_id', $2)) r",
+										   nsp, pb_doc_tables[i][0], pb_doc_tables[i][1],
+										   nsp, pb_doc_tables[i][0]),
 								  2, ptypes, pvalues, NULL, false, 0) != SPI_OK_INSERT)
 			elog(ERROR, "could not store the run's %s", pb_doc_tables[i][1]);
 	}

@@ -197,6 +197,18 @@ pb_launcher_detach(dsm_segment *seg, Datum arg)
 		if (rc & WL_POSTMASTER_DEATH)
 			break;
 	}
+
+	/* a hot standby's run, ended by the abort: nobody takes its document */
+	{
+		dsm_handle	document;
+
+		SpinLockAcquire(&launch->run->mutex);
+		document = launch->run->document;
+		launch->run->document = 0;
+		SpinLockRelease(&launch->run->mutex);
+		if (document != 0)
+			pb_doc_discard(document);
+	}
 	launch->finished = true;
 	MemoryContextDelete(launch->cxt);
 }

@@ -178,9 +178,10 @@ pb_executor_nplans(PbExecutor *exec)
 
 /*
  * pb_executor_first_writer
- *		The first prepared SQL command that may write (anything but a plain
- *		SELECT, and transaction control), or NULL if every one only reads:
- *		what a hot standby cannot run.
+ *		The first prepared SQL command that writes (INSERT, UPDATE, DELETE,
+ *		MERGE, SELECT FOR UPDATE or with a data-modifying WITH), or NULL if
+ *		none does: what a hot standby cannot run.  Transaction control and
+ *		utility commands are left to the standby to refuse if it must.
  */
 const PbCommand *
 pb_executor_first_writer(PbExecutor *exec, int *script_no)
@@ -190,7 +191,8 @@ pb_executor_first_writer(PbExecutor *exec, int *script_no)
 		{
 			PbPrepared *p = &exec->prepared[s][c];
 
-			if (p->plan != NULL && !p->plan->read_only)
+			if (p->plan != NULL && !p->plan->read_only &&
+				!pb_plan_is_utility(p->plan->plan))
 			{
 				*script_no = s;
 				return &exec->set->scripts[s].commands[c];

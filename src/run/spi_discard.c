@@ -121,6 +121,31 @@ pb_plan_is_read_only(SPIPlanPtr plan)
 }
 
 /*
+ * pb_plan_is_utility
+ *		Whether every statement of a plan is a utility command (SET, SHOW,
+ *		LOCK, ...), which a hot standby runs if it may, and refuses with its
+ *		own error if not.
+ */
+bool
+pb_plan_is_utility(SPIPlanPtr plan)
+{
+	ListCell   *lc;
+
+	foreach(lc, SPI_plan_get_plan_sources(plan))
+	{
+		CachedPlanSource *source = lfirst(lc);
+		ListCell   *lq;
+
+		if (source->query_list == NIL)
+			return false;
+		foreach(lq, source->query_list)
+			if (lfirst_node(Query, lq)->commandType != CMD_UTILITY)
+				return false;
+	}
+	return true;
+}
+
+/*
  * pb_spi_run
  *		Execute a prepared plan with SPI connected, its rows dropped, and
  *		count it as a read if it returns rows, else a write if it affected

@@ -81,6 +81,24 @@ is($node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs'), $runs, 
 unlike(slurp_file($auto_conf), qr/shared_buffers/, 'postgresql.auto.conf is as it was');
 is($node->safe_psql('postgres', 'SELECT pending_restart FROM pg_settings WHERE name = \'shared_buffers\''),
 	'f', 'and nothing waits for a restart');
+command_fails_like(
+	[ $bin, '-n', '-S', '-t', '2', '--settings', 'shared_buffers=24MB',
+	  '--restart-command', 'true' ],
+	qr/the restart command did not restart the server/, 'a restart command that restarts nothing');
+unlike(slurp_file($auto_conf), qr/shared_buffers/, 'leaves postgresql.auto.conf as it was');
+is($node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs'), $runs, 'and runs nothing');
+
+# a list: one literal per element, or the server would look for one library "a,b"
+command_ok(
+	[ $bin, '-n', '-S', '-t', '2', '--settings', 'shared_preload_libraries=pg_stat_statements,auto_explain',
+	  '--restart-command', $restart ],
+	'a list-valued setting that takes a restart');
+is($node->safe_psql('postgres', q{
+	SELECT effective_settings->>'shared_buffers' IS NOT NULL FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
+	't', 'the run ran');
+is($node->safe_psql('postgres', 'SHOW shared_preload_libraries'), '', 'and the list is put back');
+unlike(slurp_file($auto_conf), qr/shared_preload_libraries/, 'out of postgresql.auto.conf');
+
 command_fails_like([ $bin, '-S', '--restart-command', '' ],
 	qr/--restart-command must not be empty/, 'an empty restart command');
 

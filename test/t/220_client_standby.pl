@@ -46,6 +46,9 @@ is($standby->safe_psql('postgres', q{
 	  FROM polarbench_run_document(:run_id) d}),
 	'finished|7|select-only|7|2|t', 'its document: the run, its histogram and statements');
 is($standby->safe_psql('postgres', q{
+	SELECT transactions FROM polarbench_run(script => E'SET enable_seqscan = off;\nSHOW work_mem;\nSELECT 1;', transactions => 3)}),
+	'3', 'a script with SET and SHOW, which a standby runs');
+is($standby->safe_psql('postgres', q{
 	SELECT transactions FROM polarbench_run('ycsb-c', transactions => 5)}),
 	'5', 'YCSB\'s read-only workload C on the standby');
 my ($ret, $out, $err) = $standby->psql('postgres', q{SELECT polarbench_run('tpcb-like', transactions => 1)});
@@ -70,6 +73,8 @@ ok($standby->poll_query_until('postgres', q{
 # polarbench_record's checks, on the primary
 ($ret, $out, $err) = $primary->psql('postgres', q{SELECT polarbench_record('{"run": {}}', 'x')});
 like($err, qr/ERROR:  the document holds no run/, 'a document without a run');
+($ret, $out, $err) = $primary->psql('postgres', q{SELECT polarbench_record('{"run": ["status", "finished"]}', 'x')});
+like($err, qr/ERROR:  the document holds no run/, 'a run that is no object');
 ($ret, $out, $err) = $primary->psql('postgres', q{
 	SELECT polarbench_record('{"run": {"workload": "w", "status": "running"}}', 'x')});
 like($err, qr/ERROR:  the document's run is "running", not ended/, 'a run that has not ended');
@@ -97,6 +102,7 @@ my $stored = decode_json($primary->safe_psql('postgres', qq{
 	  FROM polarbench_runs WHERE run_id > $runs_before}));
 is(scalar(@$stored), 2, 'the primary stored both runs');
 is($stored->[1]{node}, $standby_label, 'the standby\'s run, marked with its node');
+is($stored->[1]{run_id}, $stored->[0]{run_id} + 1, 'stored with the next run id, none used up');
 is($stored->[0]{node}, undef, 'the primary\'s own run, unmarked');
 is($doc->{nodes}[1]{stored_run_id}, $stored->[1]{run_id}, 'the client says where it stored it');
 is($doc->{total}{transactions}, $stored->[0]{transactions} + $stored->[1]{transactions},
@@ -156,6 +162,10 @@ command_ok([ $bin, '-h', $standby->host, '-p', $standby->port, '-S', '-T', '2',
 	'--svg', "$tmp/standby.svg" ], 'and drawn');
 like(slurp_file("$tmp/standby.svg"), qr/<polyline class="series" data-label="tps" [^>]*points="[\d.]+,[\d.]+/,
 	'from its progress');
+command_checks_all([ $bin, '-h', $standby->host, '-p', $standby->port, '-b', 'ycsb-c', '-t', '5' ],
+	0, [ qr/"operations": \[/ ],
+	[ qr/ran on a hot standby, which stores no run: its document follows/ ],
+	'a YCSB run on the standby: its document, in place of YCSB\'s report');
 command_fails_like([ $bin, '-h', $standby->host, '-p', $standby->port, '-S', '-t', '5', '--report', 'sysbench' ],
 	qr/ran on a hot standby, which stores no run, and has no sysbench report/,
 	'no report of another tool\'s style for it');
