@@ -90,14 +90,12 @@ pb_params_make(int nparams, const Oid *types)
 }
 
 /*
- * pb_plan_is_read_only
- *		Whether every statement of a plan only reads: a SELECT without FOR
- *		UPDATE/SHARE and without a data-modifying WITH, as the server's
- *		CommandIsReadOnly() says of its plan.  (Functions it calls may
- *		write; they take snapshots of their own, as in any SELECT.)
+ * pb_plan_every_query
+ *		Whether test holds of every statement of a plan (false for a plan
+ *		not analysed yet).
  */
-bool
-pb_plan_is_read_only(SPIPlanPtr plan)
+static bool
+pb_plan_every_query(SPIPlanPtr plan, bool (*test) (const Query *query))
 {
 	ListCell   *lc;
 
@@ -109,15 +107,38 @@ pb_plan_is_read_only(SPIPlanPtr plan)
 		if (source->query_list == NIL)
 			return false;
 		foreach(lq, source->query_list)
-		{
-			Query	   *query = lfirst_node(Query, lq);
-
-			if (query->commandType != CMD_SELECT || query->rowMarks != NIL ||
-				query->hasModifyingCTE)
+			if (!test(lfirst_node(Query, lq)))
 				return false;
-		}
 	}
 	return true;
+}
+
+/* A SELECT without FOR UPDATE/SHARE and without a data-modifying WITH */
+static bool
+pb_query_only_reads(const Query *query)
+{
+	return query->commandType == CMD_SELECT && query->rowMarks == NIL &&
+		!query->hasModifyingCTE;
+}
+
+/* A utility command */
+static bool
+pb_query_is_utility(const Query *query)
+{
+	return query->commandType == CMD_UTILITY;
+}
+
+/*
+ * pb_plan_is_read_only
+ *		Whether every statement of a plan only reads: a SELECT without FOR
+ *		UPDATE/SHARE and without a data-modifying WITH, as the server's
+ *		CommandIsReadOnly() says of its plan.  (Functions it calls may
+ *		write; they take snapshots of their own, as in any SELECT.)
+ */
+bool
+pb_plan_is_read_only(SPIPlanPtr plan)
+{
+	return pb_plan_every_query(plan, pb_query_only_reads);
 }
 
 /*
@@ -129,20 +150,7 @@ pb_plan_is_read_only(SPIPlanPtr plan)
 bool
 pb_plan_is_utility(SPIPlanPtr plan)
 {
-	ListCell   *lc;
-
-	foreach(lc, SPI_plan_get_plan_sources(plan))
-	{
-		CachedPlanSource *source = lfirst(lc);
-		ListCell   *lq;
-
-		if (source->query_list == NIL)
-			return false;
-		foreach(lq, source->query_list)
-			if (lfirst_node(Query, lq)->commandType != CMD_UTILITY)
-				return false;
-	}
-	return true;
+	return pb_plan_every_query(plan, pb_query_is_utility);
 }
 
 /*
