@@ -16,14 +16,14 @@ include $(PB_MEASURE_DIR)/measure.mk
 PB_COMMON_OBJS = src/common/settings.o src/common/args.o src/common/worker.o \
 	src/common/admission.o
 PB_RUN_OBJS = src/run/run_shmem.o src/run/run_lockwait.o \
-	src/run/run_snapshot.o src/run/run_status.o src/run/run_profile.o src/run/run_stats.o \
+	src/run/run_snapshot.o src/run/run_status.o src/run/run_profile.o src/run/run_document.o src/run/run_stats.o \
 	src/run/run_config.o src/run/run_server_settings.o src/run/run_settings.o src/run/spi_discard.o src/run/script_exec.o \
 	src/run/script_driver.o \
 	src/run/sysbench_driver.o src/run/ycsb_driver.o src/run/drivers.o \
 	src/run/client_worker.o src/run/recorder_worker.o src/run/run_check.o \
 	src/run/run_views.o src/run/run_report.o src/run/run_launcher.o \
 	src/run/run_entry.o src/run/run_control.o src/run/run_background.o \
-	src/run/run_sweep.o src/run/run_document.o src/run/run_import.o
+	src/run/run_sweep.o src/run/run_nodes.o
 PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
 	src/load/page_writers.o src/load/bulk_insert.o \

@@ -8,7 +8,9 @@
  * scripts with the same script library the server uses (so that a syntax
  * error is reported with its file and line before anything is sent), then
  * calls polarbench_init() or polarbench_run() and prints the result as
- * pgbench prints its own.  Progress arrives as NOTICE messages already in
+ * pgbench prints its own, or in the style --report asks for; several
+ * client counts or setting sets make a sweep (sweep.c), several hosts a
+ * run on every node (nodes.c).  Progress arrives as NOTICE messages already in
  * pgbench's words and goes to stderr as it comes.  Ctrl-C sends a cancel
  * request, which the server records as a canceled run.
  *
@@ -19,7 +21,8 @@
  * scripts, connection, arguments the server refuses), 2 when a run started
  * but failed or was canceled, as pgbench exits 2 when a run is aborted.
  *
- * calls: report.c; of the script library, script_set.c, builtin_scripts.c,
+ * calls: client_conn.c, run_query.c, report.c, chart.c, setup.c, restart.c,
+ * sweep.c, nodes.c; of the script library, script_set.c, builtin_scripts.c,
  * script_parse.c, script_check.c; of the workload library,
  * workload_options.c.
  *

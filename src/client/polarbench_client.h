@@ -161,7 +161,6 @@ extern char *last_run_id(PGconn *conn);
 extern int	runs_since(PGconn *conn, const char *last_run);
 
 /* run_query.c */
-extern int	add_param(ParamList *p, const char *value);
 extern void append_json_string(PQExpBuffer buf, const char *s);
 extern char *setting_set_json_or_null(const SettingSet *set);
 extern void build_run_query(const ClientOptions *opts, PQExpBuffer sql,
@@ -179,8 +178,6 @@ extern bool print_csv_query(PGconn *conn, const char *sql, int nparams,
 extern void csv_field(FILE *out, const char *value, bool last);
 
 /* report.c */
-extern void print_results(PGconn *conn, const ClientOptions *opts,
-						  const ClientResult *result, int scale);
 extern int	print_run_report(PGconn *conn, const ClientOptions *opts,
 							 const ClientResult *result);
 

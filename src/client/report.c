@@ -51,7 +51,7 @@ print_command_report(PGresult *res, int script_no, bool several)
  *		polarbench_statements; a failure to read them is reported but the
  *		rest of the report stands.
  */
-void
+static void
 print_results(PGconn *conn, const ClientOptions *opts,
 			  const ClientResult *result, int scale)
 {

@@ -20,7 +20,7 @@
  * add_param
  *		Add a parameter and return its $n number.
  */
-int
+static int
 add_param(ParamList *p, const char *value)
 {
 	if (p->n == p->space)

@@ -14,7 +14,7 @@
  * commands that run code on another role's behalf.  The SQL it runs is
  * fixed; only values go in as parameters.
  *
- * calls: worker.c, run_shmem.c, run_status.c, run_profile.c, run_stats.c,
+ * calls: worker.c, run_shmem.c, run_status.c, run_profile.c, run_document.c, run_stats.c,
  * run_config.c, drivers.c; of the workload library, workload_options.c; of the measurement
  * library, histogram.c.
  *

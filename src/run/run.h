@@ -675,6 +675,10 @@ extern void pb_doc_row(const char *table, int n, const char *const *names,
 extern dsm_handle pb_doc_publish(int64 run_id);
 extern void pb_doc_take(dsm_handle handle, int64 run_id);
 extern void pb_doc_discard(dsm_handle handle);
+extern const char *pb_doc_kept(int64 run_id);
+
+/* How many unstored runs' documents a session keeps */
+#define PB_KEPT_DOCUMENTS	16
 
 /* run_report.c */
 extern Datum polarbench_report(PG_FUNCTION_ARGS);

@@ -7,11 +7,9 @@
  *	  statements, operations, clients, histogram and wait events.  It hands
  *	  the document to the launcher in a DSM segment of its own, pinned until
  *	  the launcher takes it; the session that ran the run keeps the last
- *	  documents, and polarbench_run_document(run_id) returns them (and the
- *	  same document of any recorded run, from the views), so that a client
- *	  can store a standby's run on the primary with polarbench_record().
+ *	  documents, for polarbench_run_document() (run_nodes.c).
  *
- * calls: run_report.c.
+ * calls: nothing of polarbench's.
  *
  *-------------------------------------------------------------------------
  */
@@ -32,10 +30,6 @@
 
 #include "run.h"
 
-PG_FUNCTION_INFO_V1(polarbench_run_document);
-
-/* How many unstored runs' documents a session keeps */
-#define PB_KEPT_DOCUMENTS	16
 
 /* The recorder's document as it grows */
 typedef struct PbDocument
@@ -297,29 +291,14 @@ pb_doc_discard(dsm_handle handle)
 }
 
 /*
- * polarbench_run_document
- *		SQL entry point: the whole of a run as one jsonb document.  An
- *		unstored run (negative id) from the session that ran it; a recorded
- *		one from the views, as polarbench_report(run_id, 'json') gives it.
+ * pb_doc_kept
+ *		The document the session keeps of unstored run run_id, or NULL.
  */
-Datum
-polarbench_run_document(PG_FUNCTION_ARGS)
+const char *
+pb_doc_kept(int64 run_id)
 {
-	int64		run_id = PG_GETARG_INT64(0);
-	text	   *report;
-
-	if (run_id < 0)
-	{
-		for (int i = 0; i < PB_KEPT_DOCUMENTS; i++)
-			if (pb_kept[i].json != NULL && pb_kept[i].run_id == run_id)
-				PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(pb_kept[i].json)));
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("unstored run " INT64_FORMAT " is not kept in this session", run_id),
-				 errhint("A run on a hot standby is kept only by the session that ran it, for its last %d runs.",
-						 PB_KEPT_DOCUMENTS)));
-	}
-	report = DatumGetTextPP(DirectFunctionCall2(polarbench_report, Int64GetDatum(run_id),
-												CStringGetTextDatum("json")));
-	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(text_to_cstring(report))));
+	for (int i = 0; i < PB_KEPT_DOCUMENTS; i++)
+		if (pb_kept[i].json != NULL && pb_kept[i].run_id == run_id)
+			return pb_kept[i].json;
+	return NULL;
 }

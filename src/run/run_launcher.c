@@ -20,7 +20,7 @@
  * canceled before the error reaches the user.
  *
  * calls: worker.c, admission.c, settings.c, run_shmem.c, run_config.c,
- * run_snapshot.c, run_lockwait.c, run_stats.c.
+ * run_snapshot.c, run_lockwait.c, run_document.c, run_stats.c.
  *
  *-------------------------------------------------------------------------
  */

@@ -1,11 +1,12 @@
 /*-------------------------------------------------------------------------
  *
- * run_import.c
- *	  polarbench_record(document, node): store on the primary a run that a
- *	  hot standby could not store, from the document
- *	  polarbench_run_document() gave on the standby, marked with the node it
- *	  ran on.  The command-line client calls it for the standbys of a run
- *	  across several nodes.
+ * run_nodes.c
+ *	  Runs across a primary and its hot standbys: polarbench_run_document()
+ *	  gives a run as one document (a standby's from the session that ran
+ *	  it), and polarbench_record(document, node) stores on the primary a run
+ *	  that a hot standby could not store, marked with the node it ran on.
+ *	  The command-line client calls them for the standbys of a run across
+ *	  several nodes.
  *
  * The run is stored as the caller's: its role is the caller, whatever the
  * document says, and it gets a run id of the primary's.  The rows are
@@ -14,7 +15,7 @@
  * fixed SQL taking the document as a parameter: only its values, read by
  * the columns' input functions, reach the tables.
  *
- * calls: run_control.c, run_document.c.
+ * calls: run_status.c, run_document.c, run_report.c, run_control.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -31,6 +32,7 @@
 
 #include "run.h"
 
+PG_FUNCTION_INFO_V1(polarbench_run_document);
 PG_FUNCTION_INFO_V1(polarbench_record);
 
 /* The string at a key of the document's run, or NULL. */
@@ -50,6 +52,35 @@ pb_run_field(Jsonb *doc, const char *key)
 	if (value == NULL || value->type != jbvString)
 		return NULL;
 	return pnstrdup(value->val.string.val, value->val.string.len);
+}
+
+/*
+ * polarbench_run_document
+ *		SQL entry point: the whole of a run as one jsonb document.  An
+ *		unstored run (negative id) from the session that ran it; a recorded
+ *		one from the views, as polarbench_report(run_id, 'json') gives it.
+ */
+Datum
+polarbench_run_document(PG_FUNCTION_ARGS)
+{
+	int64		run_id = PG_GETARG_INT64(0);
+	text	   *report;
+
+	if (run_id < 0)
+	{
+		const char *kept = pb_doc_kept(run_id);
+
+		if (kept != NULL)
+			PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(kept)));
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("unstored run " INT64_FORMAT " is not kept in this session", run_id),
+				 errhint("A run on a hot standby is kept only by the session that ran it, for its last %d runs.",
+						 PB_KEPT_DOCUMENTS)));
+	}
+	report = DatumGetTextPP(DirectFunctionCall2(polarbench_report, Int64GetDatum(run_id),
+												CStringGetTextDatum("json")));
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(text_to_cstring(report))));
 }
 
 /*
