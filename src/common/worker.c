@@ -141,17 +141,30 @@ pb_shared_error_raise(const PbSharedError *error, const char *context)
 }
 
 /*
+ * The memory context that was current when pb_xact_begin() was called, to
+ * be current again after pb_xact_commit().  A transaction's start, SPI's
+ * calls and a commit each leave another context current (the transaction's,
+ * SPI's procedure context, TopMemoryContext): what a worker allocates
+ * between its transactions must not land in one of those by accident, to
+ * be freed while still in use or never freed at all.
+ */
+static MemoryContext pb_xact_caller_cxt = NULL;
+
+/*
  * pb_xact_begin
  *		Start a transaction in a worker, with the options of a BEGIN
  *		(isolation level, read only, deferrable: a list of DefElem, or NIL)
  *		applied before it takes its first snapshot, as the server applies
- *		them; connect SPI and push a snapshot.
+ *		them; connect SPI and push a snapshot.  Called outside any
+ *		transaction, in a context that outlives it.
  */
 void
 pb_xact_begin(List *options)
 {
 	ListCell   *lc;
 
+	Assert(!IsTransactionState());
+	pb_xact_caller_cxt = CurrentMemoryContext;
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
 	foreach(lc, options)
@@ -181,13 +194,16 @@ pb_xact_end_statement(void)
 
 /*
  * pb_xact_commit
- *		Commit what pb_xact_begin() started.
+ *		Commit what pb_xact_begin() started, and make the memory context of
+ *		its caller current again.
  */
 void
 pb_xact_commit(void)
 {
 	pb_xact_end_statement();
 	CommitTransactionCommand();
+	if (pb_xact_caller_cxt != NULL)
+		MemoryContextSwitchTo(pb_xact_caller_cxt);
 }
 
 /*

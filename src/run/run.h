@@ -515,6 +515,8 @@ typedef struct PbDriver
 
 /* spi_discard.c */
 extern ParamListInfo pb_params_make(int nparams, const Oid *types);
+extern SPIPlanPtr pb_spi_prepare(const char *sql, int nparams, Oid *types,
+							   bool keep);
 extern bool pb_plan_is_read_only(SPIPlanPtr plan);
 extern bool pb_plan_is_utility(SPIPlanPtr plan);
 extern void pb_spi_run(SPIPlanPtr plan, ParamListInfo params,

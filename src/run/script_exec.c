@@ -268,11 +268,7 @@ pb_prepare_plan(PbExecutor *exec, const PbCommand *cmd)
 		p->types[i] = (type == InvalidOid || type == UNKNOWNOID) ? TEXTOID : type;
 	}
 
-	p->plan = SPI_prepare(cmd->sql, cmd->nparams, p->types);
-	if (p->plan == NULL)
-		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-	if (SPI_keepplan(p->plan) != 0)
-		elog(ERROR, "SPI_keepplan failed");
+	p->plan = pb_spi_prepare(cmd->sql, cmd->nparams, p->types, true);
 	p->read_only = pb_plan_is_read_only(p->plan);
 
 	p->input_funcs = MemoryContextAllocZero(exec->cxt, sizeof(FmgrInfo) * Max(cmd->nparams, 1));

@@ -26,6 +26,7 @@
 #include "miscadmin.h"
 #include "nodes/params.h"
 #include "tcop/dest.h"
+#include "utils/memutils.h"
 
 #include "run.h"
 
@@ -87,6 +88,29 @@ pb_params_make(int nparams, const Oid *types)
 		params->params[i].value = (Datum) 0;
 	}
 	return params;
+}
+
+/*
+ * pb_spi_prepare
+ *		Prepare a statement with SPI connected and, with keep, keep its plan
+ *		past the transaction.  SPI's calls return in SPI's procedure
+ *		context, which SPI_finish() deletes: the caller's memory context is
+ *		made current again, so that what the caller allocates next (the
+ *		arrays that hold these plans, say) outlives the transaction.
+ */
+SPIPlanPtr
+pb_spi_prepare(const char *sql, int nparams, Oid *types, bool keep)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	SPIPlanPtr	plan = SPI_prepare(sql, nparams, types);
+
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql,
+			 SPI_result_code_string(SPI_result));
+	if (keep && SPI_keepplan(plan) != 0)
+		elog(ERROR, "SPI_keepplan failed");
+	MemoryContextSwitchTo(cxt);
+	return plan;
 }
 
 /*

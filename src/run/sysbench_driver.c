@@ -192,12 +192,7 @@ pb_sb_prepare(PbSbDriver *d, MemoryContext cxt)
 			if (!d->uses[s] || def->sql == NULL)
 				continue;
 			sql = MemoryContextStrdup(cxt, psprintf(def->sql, t + 1));
-			plan = SPI_prepare(sql, def->nparams, (Oid *) def->types);
-			if (plan == NULL)
-				elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql,
-					 SPI_result_code_string(SPI_result));
-			if (d->keep && SPI_keepplan(plan) != 0)
-				elog(ERROR, "SPI_keepplan failed");
+			plan = pb_spi_prepare(sql, def->nparams, (Oid *) def->types, d->keep);
 			d->plans[t * SB_NSTATEMENTS + s] = plan;
 			d->texts[t * SB_NSTATEMENTS + s] = sql;
 			d->read_only[s] = pb_plan_is_read_only(plan);

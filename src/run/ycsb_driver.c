@@ -89,21 +89,14 @@ typedef struct PbYcsbDriver
 } PbYcsbDriver;
 
 /*
- * pb_ycsb_prepare
- *		Prepare the binding's statements, with SPI connected; keep them
+ * pb_ycsb_plan
+ *		Prepare one of the binding's statements, with SPI connected; keep it
  *		past the transaction when d->keep.
  */
 static SPIPlanPtr
 pb_ycsb_plan(PbYcsbDriver *d, const char *sql, int nparams, Oid *types)
 {
-	SPIPlanPtr	plan = SPI_prepare(sql, nparams, types);
-
-	if (plan == NULL)
-		elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql,
-			 SPI_result_code_string(SPI_result));
-	if (d->keep && SPI_keepplan(plan) != 0)
-		elog(ERROR, "SPI_keepplan failed");
-	return plan;
+	return pb_spi_prepare(sql, nparams, types, d->keep);
 }
 
 /* Make and prepare the statements the workload's operations run. */
