@@ -13,7 +13,7 @@ PB_WORKLOAD_DIR = src/workload
 include $(PB_WORKLOAD_DIR)/workload.mk
 PB_MEASURE_DIR = src/measure
 include $(PB_MEASURE_DIR)/measure.mk
-PB_COMMON_OBJS = src/common/settings.o src/common/args.o src/common/worker.o \
+PB_COMMON_OBJS = src/common/settings.o src/common/args.o src/common/safe_sql.o src/common/worker.o \
 	src/common/admission.o
 PB_RUN_OBJS = src/run/run_shmem.o src/run/run_lockwait.o \
 	src/run/run_snapshot.o src/run/run_status.o src/run/run_profile.o src/run/run_document.o src/run/run_stats.o \
@@ -39,8 +39,9 @@ EXTENSION = polarbench
 # as released, with the upgrade scripts from each to the next
 DATA = sql/polarbench--1.0.sql sql/polarbench--1.0--1.1.sql \
 	sql/polarbench--1.1.sql sql/polarbench--1.1--1.2.sql \
-	sql/polarbench--1.2.sql sql/polarbench--1.2--1.3.sql
-DATA_built = sql/polarbench--1.3.sql
+	sql/polarbench--1.2.sql sql/polarbench--1.2--1.3.sql \
+	sql/polarbench--1.3.sql sql/polarbench--1.3--1.4.sql
+DATA_built = sql/polarbench--1.4.sql
 
 # pg_regress: every sql/NAME.sql but the install script, in name order.
 REGRESS = $(sort $(filter-out polarbench--%,$(basename $(notdir $(wildcard sql/*.sql)))))
@@ -61,7 +62,7 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-sql/polarbench--1.3.sql: $(sort $(wildcard sql/install/*.sql))
+sql/polarbench--1.4.sql: $(sort $(wildcard sql/install/*.sql))
 	cat $^ > $@
 
 installcheck: test/regress_out

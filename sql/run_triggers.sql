@@ -79,17 +79,19 @@ CREATE CONSTRAINT TRIGGER log_deferred AFTER INSERT OR UPDATE ON sbtest1
 CREATE RULE copy_deletes AS ON DELETE TO sbtest1
 	DO ALSO INSERT INTO rule_log VALUES ('sbtest1', OLD.id);
 SELECT workload, transactions, writes, errors
-  FROM polarbench_run('oltp_read_write', transactions => 10, random_seed => 1);
+  FROM polarbench_run('oltp_read_write', transactions => 10, random_seed => 1,
+                      options => '{"tables": 1}');
 SELECT tbl, op, fired, count(*) FROM trigger_log GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
 SELECT tbl, count(*) FROM rule_log GROUP BY 1;
 -- oltp_insert, and oltp_write_only with two clients
 TRUNCATE trigger_log, rule_log;
 SELECT workload, transactions, errors
-  FROM polarbench_run('oltp_insert', transactions => 10);
+  FROM polarbench_run('oltp_insert', transactions => 10, options => '{"tables": 1}');
 SELECT count(*) AS inserted FROM trigger_log WHERE op = 'INSERT' AND fired = 'AFTER';
 TRUNCATE trigger_log, rule_log;
 SELECT workload, transactions
-  FROM polarbench_run('oltp_write_only', clients => 2, transactions => 10);
+  FROM polarbench_run('oltp_write_only', clients => 2, transactions => 10,
+                      options => '{"tables": 1}');
 -- (two clients may delete the row another updates: each trigger fired as
 -- often as the others of its statement, and the rule as the delete trigger)
 SELECT count(*) FILTER (WHERE op = 'INSERT' AND fired = 'AFTER') =

@@ -205,11 +205,21 @@ REVOKE ALL ON polarbench_run_data, polarbench_progress_data,
 CREATE FUNCTION polarbench_may_read(run_by oid)
 RETURNS boolean
 LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
-	SELECT pg_catalog.pg_has_role('pg_read_all_stats', 'USAGE')
-		OR coalesce((SELECT pg_catalog.pg_has_role(a.oid, 'USAGE')
-					   FROM pg_catalog.pg_roles a WHERE a.oid = run_by), false)
-$$;
+RETURN pg_catalog.pg_has_role('pg_read_all_stats', 'USAGE')
+	OR coalesce((SELECT pg_catalog.pg_has_role(a.oid, 'USAGE')
+				   FROM pg_catalog.pg_roles a
+				  WHERE a.oid OPERATOR(pg_catalog.=) run_by), false);
+
+/*
+ * A run's parameters (settings, server settings) as pg_settings would show
+ * them to the current role: the value of a superuser-only parameter (or of
+ * one this session does not know) is "<insufficient privilege>" unless the
+ * role has the privileges of pg_read_all_settings.
+ */
+CREATE FUNCTION polarbench_shown_settings(settings jsonb)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'polarbench_shown_settings'
+LANGUAGE C STRICT STABLE PARALLEL SAFE;
 
 /*
  * A run as it is: a run recorded as running whose recorder is gone
@@ -227,7 +237,8 @@ LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 /*
  * The figures of every run are public; its texts (scripts, variables,
- * error message) only to those polarbench_may_read() allows.
+ * error message, settings) only to those polarbench_may_read() allows,
+ * and its parameters' values as polarbench_shown_settings() shows them.
  */
 CREATE VIEW polarbench_runs AS
 	SELECT r.run_id, r.workload, r.clients, r.duration, r.transactions_limit,
@@ -246,10 +257,11 @@ CREATE VIEW polarbench_runs AS
 		   r.latency_limit, r.max_tries, r.warmup, r.counters_only,
 		   r.failed_serialization, r.failed_deadlock, r.retried, r.retries,
 		   r.skipped, r.late, r.lag_avg, r.lag_max,
-		   CASE WHEN v.may_read THEN r.settings END AS settings,
-		   CASE WHEN v.may_read THEN r.effective_settings END AS effective_settings,
+		   CASE WHEN v.may_read THEN polarbench_shown_settings(r.settings) END AS settings,
+		   CASE WHEN v.may_read THEN polarbench_shown_settings(r.effective_settings) END AS effective_settings,
 		   r.server_stats, r.sweep_id, r.sweep_run,
-		   r.sweep_set, r.sweep_repeat, r.server_settings, r.node
+		   r.sweep_set, r.sweep_repeat,
+		   polarbench_shown_settings(r.server_settings) AS server_settings, r.node
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -277,7 +289,7 @@ CREATE VIEW polarbench_statements AS
 CREATE VIEW polarbench_operations AS
 	SELECT o.run_id, o.operation, o.operations, o.errors, o.latency_avg,
 		   o.latency_min, o.latency_max, o.latency_p95, o.latency_p99,
-		   o.operations / nullif(r.seconds, 0) AS throughput,
+		   o.operations::float8 / nullif(r.seconds, 0) AS throughput,
 		   o.latency_p50, o.latency_p90, o.latency_p999
 	  FROM polarbench_operation_data o
 	  JOIN polarbench_run_data r USING (run_id);
@@ -293,7 +305,7 @@ CREATE VIEW polarbench_histograms AS
 
 CREATE VIEW polarbench_wait_events AS
 	SELECT run_id, wait_event_type, wait_event, samples,
-		   samples::float8 / sum(samples) OVER (PARTITION BY run_id) AS share
+		   samples::float8 / (sum(samples) OVER (PARTITION BY run_id))::float8 AS share
 	  FROM polarbench_wait_event_data;
 
 GRANT SELECT ON polarbench_runs, polarbench_progress, polarbench_statements,
@@ -383,9 +395,9 @@ CREATE FUNCTION polarbench_histogram(run_id bigint,
 									 OUT transactions bigint)
 RETURNS SETOF record
 LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
+BEGIN ATOMIC
 	SELECT h.latency_from, h.latency_to, h.transactions
 	  FROM @extschema@.polarbench_histograms h
-	 WHERE h.run_id = polarbench_histogram.run_id
-	 ORDER BY h.latency_from
-$$;
+	 WHERE h.run_id OPERATOR(pg_catalog.=) polarbench_histogram.run_id
+	 ORDER BY h.latency_from;
+END;

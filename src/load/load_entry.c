@@ -40,6 +40,7 @@
 #include "worker.h"
 #include "args.h"
 #include "load.h"
+#include "safe_sql.h"
 
 PG_FUNCTION_INFO_V1(polarbench_init);
 
@@ -284,7 +285,8 @@ pb_init_bytes(const PbLoadOptions *opts, List *names)
 															  lfirst(lc))));
 	appendStringInfoString(&sql,
 						   ") t(r) left join lateral pg_catalog.pg_partition_tree(t.r) p on true");
-	if (SPI_execute(sql.data, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+	if (pb_spi_execute_safe(sql.data, 0, NULL, NULL, true, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
 		elog(ERROR, "could not compute the size of the tables loaded");
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1,
 					  &isnull);

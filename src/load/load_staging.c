@@ -43,6 +43,7 @@
 #include "utils/lsyscache.h"
 
 #include "load.h"
+#include "safe_sql.h"
 
 
 /*
@@ -85,12 +86,12 @@ pb_staging_tables(const PbLoadOptions *opts)
 
 	values[0] = ObjectIdGetDatum(opts->nspid);
 	values[1] = CStringGetTextDatum(prefix);
-	if (SPI_execute_with_args("select c.relname::text from pg_catalog.pg_class c"
-							  " where c.relnamespace = $1 and c.relkind in ('r', 'p')"
-							  "   and pg_catalog.starts_with(c.relname::text, $2)"
-							  "   and pg_catalog.pg_has_role(c.relowner, 'USAGE')"
-							  "   and not c.relispartition order by 1",
-							  2, types, values, NULL, false, 0) != SPI_OK_SELECT)
+	if (pb_spi_execute_safe("select c.relname::text from pg_catalog.pg_class c"
+							" where c.relnamespace = $1 and c.relkind in ('r', 'p')"
+							"   and pg_catalog.starts_with(c.relname::text, $2)"
+							"   and pg_catalog.pg_has_role(c.relowner, 'USAGE')"
+							"   and not c.relispartition order by 1",
+							2, types, values, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not list staging tables");
 	for (uint64 i = 0; i < SPI_processed; i++)
 		names = lappend(names, SPI_getvalue(SPI_tuptable->vals[i],

@@ -51,6 +51,7 @@
 #include "utils/wait_event.h"
 
 #include "run.h"
+#include "safe_sql.h"
 
 static PbRunShared *recorder_run;
 static dsm_handle recorder_segment;	/* the run's, for polarbench_live and _cancel */
@@ -928,7 +929,7 @@ static void
 pb_recorder_settings(void)
 {
 	static const char *const settings[][2] = {
-		{"search_path", "pg_catalog, pg_temp"},
+		{"search_path", PB_SAFE_SEARCH_PATH},
 		{"default_transaction_read_only", "off"},
 		{"default_transaction_isolation", "read committed"},
 		{"default_transaction_deferrable", "off"},

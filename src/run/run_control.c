@@ -39,6 +39,7 @@
 #include "utils/wait_event.h"
 
 #include "run.h"
+#include "safe_sql.h"
 
 PG_FUNCTION_INFO_V1(polarbench_wait);
 PG_FUNCTION_INFO_V1(polarbench_cancel);
@@ -75,9 +76,7 @@ pb_as_owner_begin(Oid owner, Oid *save_user, int *save_sec)
 	GetUserIdAndSecContext(save_user, save_sec);
 	SetUserIdAndSecContext(owner, *save_sec | SECURITY_LOCAL_USERID_CHANGE |
 						   SECURITY_RESTRICTED_OPERATION);
-	nest = NewGUCNestLevel();
-	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET,
-							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	nest = pb_pin_search_path();
 	return nest;
 }
 
@@ -85,7 +84,7 @@ pb_as_owner_begin(Oid owner, Oid *save_user, int *save_sec)
 void
 pb_as_owner_end(int nest, Oid save_user, int save_sec)
 {
-	AtEOXact_GUC(true, nest);
+	pb_unpin_search_path(nest);
 	SetUserIdAndSecContext(save_user, save_sec);
 }
 
@@ -388,9 +387,7 @@ polarbench_wait(PG_FUNCTION_ARGS)
 	values[0] = Int64GetDatum(run_id);
 	(void) pb_extension_owner(&schema);
 	/* our query, not the caller's: none of the caller's operators in it */
-	nest = NewGUCNestLevel();
-	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET,
-							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	nest = pb_pin_search_path();
 	SPI_connect();
 	{
 		StringInfoData cols;
@@ -415,7 +412,7 @@ polarbench_wait(PG_FUNCTION_ARGS)
 		tuple = SPI_copytuple(SPI_tuptable->vals[0]);
 	}
 	SPI_finish();
-	AtEOXact_GUC(true, nest);
+	pb_unpin_search_path(nest);
 	PG_RETURN_DATUM(heap_copy_tuple_as_datum(tuple, BlessTupleDesc(tupdesc)));
 }
 

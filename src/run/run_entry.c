@@ -552,7 +552,7 @@ pb_detect_scale(void)
 				 errmsg("could not count number of branches: relation \"pgbench_branches\" does not exist"),
 				 errhint("Perhaps you need to do initialization (polarbench_init('pgbench')) in database \"%s\".",
 						 get_database_name(MyDatabaseId))));
-	if (SPI_execute("SELECT count(*) FROM pgbench_branches", true, 0) != SPI_OK_SELECT)
+	if (SPI_execute("SELECT pg_catalog.count(*) FROM pgbench_branches", true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not count number of branches");
 	count = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 										SPI_tuptable->tupdesc, 1, &isnull));

@@ -24,6 +24,9 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "safe_sql.h"
 
 #include "run.h"
 
@@ -77,14 +80,21 @@ pb_int(PbRow *r, const char *column)
 	return v ? strtoi64(v, NULL, 10) : 0;
 }
 
-/* Run a query of the report with the run's id; returns its rows. */
+/* The extension's schema, which the report's queries name as @extschema@ */
+static const char *pb_report_schema;
+
+/*
+ * Run a query of the report with the run's id, under the pinned
+ * search_path; returns its rows.
+ */
 static SPITupleTable *
 pb_query(const char *sql, int64 run_id, uint64 *nrows)
 {
 	Oid			types[1] = {INT8OID};
 	Datum		values[1] = {Int64GetDatum(run_id)};
 
-	if (SPI_execute_with_args(sql, 1, types, values, NULL, true, 0) != SPI_OK_SELECT)
+	if (SPI_execute_with_args(pb_sql_in_schema(sql, pb_report_schema), 1, types,
+							  values, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read run " INT64_FORMAT, run_id);
 	*nrows = SPI_processed;
 	return SPI_tuptable;
@@ -201,7 +211,7 @@ pb_report_pgbench(StringInfo out, PbRow *run, int64 run_id)
 	}
 
 	st = pb_query("SELECT *"
-				  "  FROM polarbench_statements WHERE run_id = $1"
+				  "  FROM @extschema@.polarbench_statements WHERE run_id = $1"
 				  " ORDER BY script_no, command_no", run_id, &nst);
 	for (int s = 1; s <= Max(nscripts, 1); s++)
 	{
@@ -312,7 +322,7 @@ pb_report_sysbench(StringInfo out, PbRow *run, int64 run_id)
 	/* the latency at the percentile: the first bucket that reaches it */
 	t = pb_query("SELECT latency_from, latency_to, transactions,"
 				 "       sum(transactions) OVER (ORDER BY latency_from) AS running"
-				 "  FROM polarbench_histograms WHERE run_id = $1 ORDER BY latency_from",
+				 "  FROM @extschema@.polarbench_histograms WHERE run_id = $1 ORDER BY latency_from",
 				 run_id, &n);
 	for (uint64 i = 0; i < n; i++)
 	{
@@ -326,7 +336,7 @@ pb_report_sysbench(StringInfo out, PbRow *run, int64 run_id)
 	}
 	pct_latency = Min(pct_latency, pb_num(run, "latency_max"));
 
-	t = pb_query("SELECT transactions, latency_sum FROM polarbench_clients WHERE run_id = $1",
+	t = pb_query("SELECT transactions, latency_sum FROM @extschema@.polarbench_clients WHERE run_id = $1",
 				 run_id, &n);
 	nclients = (int) Max(n, 1);
 	for (uint64 i = 0; i < n; i++)
@@ -390,7 +400,7 @@ pb_report_ycsb(StringInfo out, PbRow *run, int64 run_id)
 	appendStringInfoString(out, "\n");
 	t = pb_query("SELECT operation, operations, errors, latency_avg, latency_min,"
 				 "       latency_max, latency_p95, latency_p99"
-				 "  FROM polarbench_operations WHERE run_id = $1"
+				 "  FROM @extschema@.polarbench_operations WHERE run_id = $1"
 				 " ORDER BY array_position(ARRAY['READ', 'UPDATE', 'INSERT', 'SCAN', 'READ-MODIFY-WRITE'], operation)",
 				 run_id, &n);
 	for (uint64 i = 0; i < n; i++)
@@ -429,19 +439,19 @@ pb_report_json(StringInfo out, int64 run_id)
 	PbRow		row;
 
 	t = pb_query("SELECT jsonb_pretty(jsonb_build_object("
-				 "  'run', (SELECT to_jsonb(r) FROM polarbench_runs r WHERE run_id = $1),"
+				 "  'run', (SELECT to_jsonb(r) FROM @extschema@.polarbench_runs r WHERE run_id = $1),"
 				 "  'statements', (SELECT coalesce(jsonb_agg(to_jsonb(s) - 'run_id' ORDER BY script_no, command_no), '[]')"
-				 "                   FROM polarbench_statements s WHERE run_id = $1),"
+				 "                   FROM @extschema@.polarbench_statements s WHERE run_id = $1),"
 				 "  'operations', (SELECT coalesce(jsonb_agg(to_jsonb(o) - 'run_id' ORDER BY operation), '[]')"
-				 "                   FROM polarbench_operations o WHERE run_id = $1),"
+				 "                   FROM @extschema@.polarbench_operations o WHERE run_id = $1),"
 				 "  'clients', (SELECT coalesce(jsonb_agg(to_jsonb(c) - 'run_id' ORDER BY client), '[]')"
-				 "                FROM polarbench_clients c WHERE run_id = $1),"
+				 "                FROM @extschema@.polarbench_clients c WHERE run_id = $1),"
 				 "  'progress', (SELECT coalesce(jsonb_agg(to_jsonb(p) - 'run_id' ORDER BY elapsed), '[]')"
-				 "                 FROM polarbench_progress p WHERE run_id = $1),"
+				 "                 FROM @extschema@.polarbench_progress p WHERE run_id = $1),"
 				 "  'histogram', (SELECT coalesce(jsonb_agg(to_jsonb(h) - 'run_id' ORDER BY latency_from), '[]')"
-				 "                  FROM polarbench_histograms h WHERE run_id = $1),"
+				 "                  FROM @extschema@.polarbench_histograms h WHERE run_id = $1),"
 				 "  'wait_events', (SELECT coalesce(jsonb_agg(to_jsonb(w) - 'run_id' - 'share' ORDER BY wait_event_type, wait_event), '[]')"
-				 "                    FROM polarbench_wait_events w WHERE run_id = $1))) AS report",
+				 "                    FROM @extschema@.polarbench_wait_events w WHERE run_id = $1))) AS report",
 				 run_id, &n);
 	row.tuptable = t;
 	row.row = 0;
@@ -465,6 +475,8 @@ polarbench_report(PG_FUNCTION_ARGS)
 	char	   *status;
 	MemoryContext caller_cxt = CurrentMemoryContext;
 	text	   *result;
+	Oid			schema;
+	int			nest;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -480,12 +492,20 @@ polarbench_report(PG_FUNCTION_ARGS)
 				 errmsg("unrecognized report style \"%s\"", style),
 				 errhint("The styles are pgbench, sysbench, ycsb and json.")));
 
+	/*
+	 * Every query of the report runs with a search_path of pg_catalog only:
+	 * the caller may be a superuser, and the report's functions and
+	 * operators must be pg_catalog's, not ones another role planted.
+	 */
+	(void) pb_extension_owner(&schema);
+	pb_report_schema = get_namespace_name(schema);
+	nest = pb_pin_search_path();
 	SPI_connect();
 	t = pb_query("SELECT r.*, r.vars->>'scale' AS scale,"
 				 "       coalesce(cardinality(r.weights), 0) AS nscripts,"
 				 "       array_to_string(r.weights, ',') AS weight_list,"
 				 "       coalesce((r.options->>'percentile')::int, 95) AS percentile"
-				 "  FROM polarbench_runs r WHERE run_id = $1", run_id, &n);
+				 "  FROM @extschema@.polarbench_runs r WHERE run_id = $1", run_id, &n);
 	if (n == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -521,5 +541,6 @@ polarbench_report(PG_FUNCTION_ARGS)
 	MemoryContextSwitchTo(caller_cxt);
 	result = cstring_to_text_with_len(out.data, out.len);
 	SPI_finish();
+	pb_unpin_search_path(nest);
 	PG_RETURN_TEXT_P(result);
 }

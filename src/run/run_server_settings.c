@@ -35,6 +35,7 @@
 #include "utils/wait_event.h"
 
 #include "run.h"
+#include "safe_sql.h"
 
 /* How long the server may take to reload its configuration */
 #define PB_RELOAD_TIMEOUT_MS	10000
@@ -50,10 +51,10 @@ pb_server_setting_previous(const char *name)
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1] = {CStringGetTextDatum(name)};
 
-	if (SPI_execute_with_args("SELECT setting FROM pg_catalog.pg_file_settings"
-							  " WHERE name = $1 AND sourcefile LIKE '%/postgresql.auto.conf'"
-							  " ORDER BY seqno DESC LIMIT 1",
-							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+	if (pb_spi_execute_safe("SELECT setting FROM pg_catalog.pg_file_settings"
+							" WHERE name = $1 AND sourcefile LIKE '%/postgresql.auto.conf'"
+							" ORDER BY seqno DESC LIMIT 1",
+							1, types, values, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read pg_file_settings");
 	if (SPI_processed == 0)
 		return NULL;
@@ -80,9 +81,9 @@ pb_server_settings_check(PbRunConfig *config)
 	{
 		bool		isnull;
 
-		if (SPI_execute("SELECT pg_catalog.has_table_privilege('pg_catalog.pg_file_settings', 'SELECT')"
-						" AND pg_catalog.has_function_privilege('pg_catalog.pg_show_all_file_settings()', 'EXECUTE')",
-						true, 1) != SPI_OK_SELECT)
+		if (pb_spi_execute_safe("SELECT pg_catalog.has_table_privilege('pg_catalog.pg_file_settings', 'SELECT')"
+								" AND pg_catalog.has_function_privilege('pg_catalog.pg_show_all_file_settings()', 'EXECUTE')",
+								0, NULL, NULL, true, 1) != SPI_OK_SELECT)
 			elog(ERROR, "could not check the privileges on pg_file_settings");
 		if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
 			ereport(ERROR,

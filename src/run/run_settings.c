@@ -36,6 +36,7 @@
 #include "utils/json.h"
 
 #include "run.h"
+#include "safe_sql.h"
 
 /*
  * Parameters that act only on statements sent over the protocol
@@ -92,8 +93,8 @@ pb_setting_context(const char *name)
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1] = {CStringGetTextDatum(name)};
 
-	if (SPI_execute_with_args("SELECT context FROM pg_catalog.pg_settings WHERE name = $1",
-							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+	if (pb_spi_execute_safe("SELECT context FROM pg_catalog.pg_settings WHERE name = $1",
+							1, types, values, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read pg_settings");
 	if (SPI_processed == 0)
 		return NULL;

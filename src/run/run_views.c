@@ -9,6 +9,13 @@
  * so the view shows it failed at once, whoever reads it, instead of
  * waiting for the next run to repair the row.
  *
+ * polarbench_shown_settings() shows a run's parameters as pg_settings
+ * shows the server's: the value of a parameter only superusers may see
+ * (GUC_SUPERUSER_ONLY, such as archive_command, which may hold a password)
+ * is shown only to roles with the privileges of pg_read_all_settings.  A
+ * parameter this session does not know (a module's, not loaded here) may
+ * be such a one, and is shown to them alone too.
+ *
  * calls: run_status.c.
  *
  *-------------------------------------------------------------------------
@@ -16,14 +23,24 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "catalog/pg_authid.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/guc_tables.h"
+#include "utils/jsonb.h"
 #include "utils/timestamp.h"
 
 #include "run.h"
 
 PG_FUNCTION_INFO_V1(polarbench_run_status);
+PG_FUNCTION_INFO_V1(polarbench_shown_settings);
+
+/* What a hidden parameter's value is shown as, as pg_stat_activity says it */
+#define PB_HIDDEN_VALUE		"<insufficient privilege>"
 
 /*
  * polarbench_run_status(recorded_status text, recorder_pid int, started_at
@@ -63,4 +80,72 @@ polarbench_run_status(PG_FUNCTION_ARGS)
 	}
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc),
 													  values, nulls)));
+}
+
+/*
+ * pb_setting_is_shown
+ *		Whether the current role may see the value of parameter name, as
+ *		pg_settings would show it: not a superuser-only parameter, nor one
+ *		this session does not know, unless the role has the privileges of
+ *		pg_read_all_settings (superusers have).
+ */
+static bool
+pb_setting_is_shown(const char *name)
+{
+	int			flags;
+
+	if (has_privs_of_role(GetUserId(), ROLE_PG_READ_ALL_SETTINGS))
+		return true;
+	if (GetConfigOption(name, true, false) == NULL)
+		return false;
+	flags = GetConfigOptionFlags(name, true);
+	return (flags & (GUC_SUPERUSER_ONLY | GUC_CUSTOM_PLACEHOLDER)) == 0;
+}
+
+/*
+ * polarbench_shown_settings(settings jsonb): a run's parameters (an object
+ * of name and value) with the values the current role may not see
+ * replaced by "<insufficient privilege>"; anything but an object as it is.
+ */
+Datum
+polarbench_shown_settings(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *in = PG_GETARG_JSONB_P(0);
+	JsonbIterator *it;
+	JsonbIteratorToken token;
+	JsonbValue	v;
+	JsonbParseState *state = NULL;
+	JsonbValue *result = NULL;
+	bool		hide = false;
+	bool		changed = false;
+
+	if (!JB_ROOT_IS_OBJECT(in))
+		PG_RETURN_JSONB_P(in);
+	it = JsonbIteratorInit(&in->root);
+	while ((token = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (token == WJB_KEY)
+		{
+			char	   *name = pnstrdup(v.val.string.val, v.val.string.len);
+
+			hide = !pb_setting_is_shown(name);
+			result = pushJsonbValue(&state, token, &v);
+		}
+		else if (token == WJB_VALUE && hide)
+		{
+			JsonbValue	masked;
+
+			masked.type = jbvString;
+			masked.val.string.val = PB_HIDDEN_VALUE;
+			masked.val.string.len = strlen(PB_HIDDEN_VALUE);
+			result = pushJsonbValue(&state, token, &masked);
+			changed = true;
+		}
+		else
+			result = pushJsonbValue(&state, token,
+									token < WJB_BEGIN_ARRAY ? &v : NULL);
+	}
+	if (!changed)
+		PG_RETURN_JSONB_P(in);
+	PG_RETURN_JSONB_P(JsonbValueToJsonb(result));
 }

@@ -622,7 +622,7 @@ pb_sb_count_tables(void)
 	 * in the select list is made one number at a time, up to the first gap.
 	 */
 	if (SPI_execute("SELECT coalesce((SELECT n FROM (SELECT pg_catalog.generate_series(1, 100001) AS n) s"
-					" WHERE pg_catalog.to_regclass('sbtest' || n) IS NULL LIMIT 1) - 1, 100000)",
+					" WHERE pg_catalog.to_regclass(pg_catalog.concat('sbtest', n)) IS NULL LIMIT 1) - 1, 100000)",
 					true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not look up sysbench's tables");
 	return DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
@@ -663,7 +663,7 @@ pb_sysbench_resolve(PbSysbenchOptions *o)
 		bool		isnull;
 		Datum		max;
 
-		if (SPI_execute("SELECT max(id)::int4 FROM sbtest1", true, 1) != SPI_OK_SELECT)
+		if (SPI_execute("SELECT pg_catalog.max(id)::pg_catalog.int4 FROM sbtest1", true, 1) != SPI_OK_SELECT)
 			elog(ERROR, "could not read the size of sbtest1");
 		max = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 		if (isnull)

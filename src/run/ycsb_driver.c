@@ -615,7 +615,7 @@ pb_ycsb_resolve(PbYcsbOptions *o)
 		o->recordcount = 1000;
 	else if (o->recordcount < 0)
 	{
-		if (SPI_execute("SELECT count(*) FROM usertable", true, 1) != SPI_OK_SELECT)
+		if (SPI_execute("SELECT pg_catalog.count(*) FROM usertable", true, 1) != SPI_OK_SELECT)
 			elog(ERROR, "could not count the rows of usertable");
 		o->recordcount = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 													 SPI_tuptable->tupdesc, 1, &isnull));

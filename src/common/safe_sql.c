@@ -1,0 +1,96 @@
+/*-------------------------------------------------------------------------
+ *
+ * safe_sql.c
+ *	  Running polarbench's own SQL (reports, lookups, the recorder's
+ *	  writes) so that a role that can create objects in a schema on the
+ *	  caller's search_path gains nothing from it.
+ *
+ * Function and operator names are resolved along the search_path, and an
+ * exact match of the argument types wins over pg_catalog's polymorphic or
+ * coercing candidates even though pg_catalog is searched first:
+ * public.cardinality(integer[]) beats pg_catalog.cardinality(anyarray).
+ * So polarbench's SQL runs with a search_path of pg_catalog and pg_temp
+ * only, as pg_dump runs its own, and names the extension's tables, views and functions with the
+ * extension's schema, written @extschema@ in the text as in an extension
+ * script.
+ *
+ * calls: nothing of polarbench's.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+
+#include "safe_sql.h"
+
+/*
+ * pb_pin_search_path
+ *		Make the search_path pg_catalog and pg_temp until
+ *		pb_unpin_search_path(), or the end of the (sub)transaction on an
+ *		error.  Returns the GUC nesting level to pop.
+ */
+int
+pb_pin_search_path(void)
+{
+	int			nest = NewGUCNestLevel();
+
+	(void) set_config_option("search_path", PB_SAFE_SEARCH_PATH, PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	return nest;
+}
+
+/*
+ * pb_unpin_search_path
+ *		Put back the search_path pb_pin_search_path() replaced.
+ */
+void
+pb_unpin_search_path(int nest)
+{
+	AtEOXact_GUC(true, nest);
+}
+
+/*
+ * pb_sql_in_schema
+ *		The SQL text with every @extschema@ replaced by schema, quoted as
+ *		an identifier; palloc'd.
+ */
+char *
+pb_sql_in_schema(const char *sql, const char *schema)
+{
+	const char *marker = "@extschema@";
+	const char *quoted = quote_identifier(schema);
+	StringInfoData buf;
+	const char *p = sql;
+	const char *hit;
+
+	initStringInfo(&buf);
+	while ((hit = strstr(p, marker)) != NULL)
+	{
+		appendBinaryStringInfo(&buf, p, hit - p);
+		appendStringInfoString(&buf, quoted);
+		p = hit + strlen(marker);
+	}
+	appendStringInfoString(&buf, p);
+	return buf.data;
+}
+
+/*
+ * pb_spi_execute_safe
+ *		SPI_execute_with_args() of polarbench's own SQL under the pinned
+ *		search_path; returns what it returns.  SPI connected.
+ */
+int
+pb_spi_execute_safe(const char *sql, int nargs, Oid *types, Datum *values,
+					bool read_only, long count)
+{
+	int			nest = pb_pin_search_path();
+	int			rc;
+
+	rc = SPI_execute_with_args(sql, nargs, types, values, NULL, read_only, count);
+	pb_unpin_search_path(nest);
+	return rc;
+}
