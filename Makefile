@@ -13,10 +13,11 @@ PB_WORKLOAD_DIR = src/workload
 include $(PB_WORKLOAD_DIR)/workload.mk
 PB_MEASURE_DIR = src/measure
 include $(PB_MEASURE_DIR)/measure.mk
-PB_COMMON_OBJS = src/common/settings.o src/common/args.o src/common/safe_sql.o src/common/worker.o \
-	src/common/admission.o
+PB_COMMON_OBJS = src/common/args.o src/common/safe_sql.o \
+	src/common/alter_system.o src/common/settings_journal.o src/common/settings.o \
+	src/common/worker.o src/common/admission.o
 PB_RUN_OBJS = src/run/run_shmem.o src/run/run_lockwait.o \
-	src/run/run_snapshot.o src/run/run_status.o src/run/run_profile.o src/run/run_document.o src/run/run_stats.o \
+	src/run/run_snapshot.o src/run/run_callsite.o src/run/run_status.o src/run/run_profile.o src/run/run_document.o src/run/run_stats.o \
 	src/run/run_config.o src/run/run_server_settings.o src/run/run_settings.o src/run/spi_discard.o src/run/script_exec.o \
 	src/run/script_driver.o \
 	src/run/sysbench_driver.o src/run/ycsb_driver.o src/run/drivers.o \

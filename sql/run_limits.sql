@@ -55,14 +55,20 @@ SELECT * FROM polarbench_run(
 	transactions => 1);
 RESET polarbench.max_run_memory;
 
--- a role's connection limit counts its clients (superusers are exempt)
-ALTER ROLE regress_pb_limits CONNECTION LIMIT 1;
+-- a role's connection limit counts its clients and the run's recorder
+-- (superusers are exempt): one client and its recorder fit in two
+ALTER ROLE regress_pb_limits CONNECTION LIMIT 2;
 SET ROLE regress_pb_limits;
 SELECT transactions FROM polarbench_run('select-only', transactions => 1);
 SELECT * FROM polarbench_run('select-only', clients => 2, transactions => 1);
 RESET ROLE;
+ALTER ROLE regress_pb_limits CONNECTION LIMIT 1;
+SET ROLE regress_pb_limits;
+SELECT * FROM polarbench_run('select-only', transactions => 1);
+RESET ROLE;
 ALTER ROLE regress_pb_limits CONNECTION LIMIT -1;
--- and so does the database's: this session and one client are two
+-- and so does the database's: this session, one client and its recorder
+-- are three
 SELECT current_database() AS db \gset
 ALTER DATABASE :"db" CONNECTION LIMIT 1;
 SET ROLE regress_pb_limits;

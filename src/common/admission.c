@@ -1,17 +1,19 @@
 /*-------------------------------------------------------------------------
  *
  * admission.c
- *	  Admission of a run's clients or a parallel load's workers, checked
+ *	  Admission of a run's workers (its clients and recorder, and a
+ *	  background run's conductor) or a parallel load's workers, checked
  *	  before any of them is registered.
  *
  * Background workers take no connection slot and PostgreSQL does not
  * count them against a role's or a database's CONNECTION LIMIT, so
- * polarbench counts its own: a run may start N workers only if the
- * polarbench workers already running plus N stay within
- * polarbench.max_clients, and the role's (and the database's) sessions
- * plus its polarbench workers plus N stay within its connection limit, as
- * they would if the N clients were sessions.  Superusers are exempt from
- * the connection limits, as at login.
+ * polarbench counts its own: every polarbench process counts, whatever
+ * it does.  A run may start N workers only if the polarbench workers
+ * already running plus N stay within polarbench.max_clients, and the
+ * role's (and the database's) sessions plus its polarbench workers plus N
+ * stay within its connection limit, as they would if the N workers were
+ * sessions.  Superusers are exempt from the connection limits, as at
+ * login.
  *
  * The workers are counted from the server's backend status (what
  * pg_stat_activity shows), where a worker appears once it has connected.
@@ -51,7 +53,7 @@ static LOCKTAG admission_tag;
 /* polarbench workers running now */
 typedef struct PbWorkerCount
 {
-	int			total;			/* clients and loaders, whole cluster */
+	int			total;			/* every kind, whole cluster */
 	int			role;			/* of the role the workers log in as */
 	int			database;		/* in this database */
 } PbWorkerCount;
@@ -83,9 +85,22 @@ pb_refuse_in_worker(const char *function)
 }
 
 /*
+ * pb_is_polarbench_type
+ *		Whether a worker type is one of polarbench's.
+ */
+static bool
+pb_is_polarbench_type(const char *type)
+{
+	return strcmp(type, PB_CLIENT_WORKER_TYPE) == 0 ||
+		strcmp(type, PB_RECORDER_WORKER_TYPE) == 0 ||
+		strcmp(type, PB_CONDUCTOR_WORKER_TYPE) == 0 ||
+		strcmp(type, PB_LOADER_WORKER_TYPE) == 0;
+}
+
+/*
  * pb_count_workers
- *		Count the polarbench clients and loader workers that have connected,
- *		as pg_stat_activity shows them.
+ *		Count the polarbench workers that have connected, as
+ *		pg_stat_activity shows them.
  */
 static void
 pb_count_workers(Oid role, Oid database, PbWorkerCount *count)
@@ -108,9 +123,7 @@ pb_count_workers(Oid role, Oid database, PbWorkerCount *count)
 		if (be->st_backendType != B_BG_WORKER || be->st_procpid <= 0)
 			continue;
 		type = GetBackgroundWorkerTypeByPid(be->st_procpid);
-		if (type == NULL ||
-			(strcmp(type, PB_CLIENT_WORKER_TYPE) != 0 &&
-			 strcmp(type, PB_LOADER_WORKER_TYPE) != 0))
+		if (type == NULL || !pb_is_polarbench_type(type))
 			continue;
 		count->total++;
 		if (be->st_userid == role)
@@ -155,7 +168,7 @@ pb_admission_begin(int nworkers)
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
 				 errmsg("%d workers are more than polarbench.max_clients (%d) allows",
 						nworkers, pb_max_clients),
-				 errdetail("polarbench.max_clients bounds the benchmark clients and loader workers of all runs and loads together."),
+				 errdetail("polarbench.max_clients bounds the workers of all runs and loads together: benchmark clients, a run's recorder, a background run's conductor, loader workers."),
 				 errhint("Use fewer, or ask a superuser to raise polarbench.max_clients.")));
 
 	pb_admission_end();			/* left over from an earlier error */
@@ -169,7 +182,7 @@ pb_admission_begin(int nworkers)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
 				 errmsg("too many polarbench workers"),
-				 errdetail("%d benchmark clients and loader workers are running, %d more would exceed polarbench.max_clients (%d).",
+				 errdetail("%d polarbench workers are running, %d more would exceed polarbench.max_clients (%d).",
 						   count.total, nworkers, pb_max_clients),
 				 errhint("Wait for other runs to end, or ask a superuser to raise polarbench.max_clients.")));
 	if (!role_super && role_limit >= 0 &&
@@ -178,8 +191,8 @@ pb_admission_begin(int nworkers)
 				(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
 				 errmsg("too many connections for role \"%s\"",
 						GetUserNameFromId(role, false)),
-				 errdetail_plural("Benchmark clients and loader workers count against the role's connection limit of %d, as its sessions do; %d more is needed.",
-								  "Benchmark clients and loader workers count against the role's connection limit of %d, as its sessions do; %d more are needed.",
+				 errdetail_plural("Every polarbench worker counts against the role's connection limit of %d, as its sessions do; %d more is needed.",
+								  "Every polarbench worker counts against the role's connection limit of %d, as its sessions do; %d more are needed.",
 								  nworkers, role_limit, nworkers),
 				 errhint("Use fewer, or raise the role's limit with ALTER ROLE ... CONNECTION LIMIT.")));
 	if (!role_super && db_limit >= 0 &&
@@ -188,8 +201,8 @@ pb_admission_begin(int nworkers)
 				(errcode(ERRCODE_TOO_MANY_CONNECTIONS),
 				 errmsg("too many connections for database \"%s\"",
 						get_database_name(MyDatabaseId)),
-				 errdetail_plural("Benchmark clients and loader workers count against the database's connection limit of %d, as its sessions do; %d more is needed.",
-								  "Benchmark clients and loader workers count against the database's connection limit of %d, as its sessions do; %d more are needed.",
+				 errdetail_plural("Every polarbench worker counts against the database's connection limit of %d, as its sessions do; %d more is needed.",
+								  "Every polarbench worker counts against the database's connection limit of %d, as its sessions do; %d more are needed.",
 								  nworkers, db_limit, nworkers),
 				 errhint("Use fewer, or raise the database's limit with ALTER DATABASE ... CONNECTION LIMIT.")));
 }

@@ -10,10 +10,11 @@
 #ifndef PB_ADMISSION_H
 #define PB_ADMISSION_H
 
-/* bgw_type of the workers that count as clients */
+/* bgw_type of polarbench's workers, every one of which counts */
 #define PB_CLIENT_WORKER_TYPE	"polarbench client"
 #define PB_LOADER_WORKER_TYPE	"polarbench loader"
 #define PB_RECORDER_WORKER_TYPE	"polarbench recorder"
+#define PB_CONDUCTOR_WORKER_TYPE	"polarbench conductor"
 
 extern void pb_refuse_in_worker(const char *function);
 extern void pb_admission_begin(int nworkers);

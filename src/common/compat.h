@@ -65,4 +65,11 @@ typedef RelFileNode PbRelLocator;
 	DropRelFileNodeBuffers((smgr), (forks), (nforks), (first))
 #endif
 
+/* PostgreSQL 16 has get_guc_variables() count the parameters it returns. */
+#if PG_VERSION_NUM >= 160000
+#define PB_GUC_VARIABLES(n)		get_guc_variables(n)
+#else
+#define PB_GUC_VARIABLES(n)		(*(n) = GetNumConfigOptions(), get_guc_variables())
+#endif
+
 #endif							/* PB_COMPAT_H */

@@ -5,12 +5,14 @@
  *
  * The limits are set by a superuser (PGC_SUSET), in postgresql.conf or
  * with ALTER SYSTEM, and bound what any one role can take of the server
- * with a benchmark: worker processes, time and memory.  The library is not
- * preloaded, so the settings are defined in each process that loads it; a
+ * with a benchmark: worker processes, time and memory.  The library need not
+ * be preloaded, so the settings are defined in each process that loads it; a
  * value set in postgresql.conf before that is picked up then, as for any
- * extension's settings.
+ * extension's settings.  Preloaded (shared_preload_libraries), it also
+ * registers the worker that puts back, when the server starts, the server
+ * settings of a run the server's stop interrupted.
  *
- * calls: nothing of polarbench's.
+ * calls: settings_journal.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -18,10 +20,12 @@
 
 #include <limits.h>
 
+#include "miscadmin.h"
 #include "postmaster/postmaster.h"
 #include "utils/guc.h"
 
 #include "settings.h"
+#include "settings_journal.h"
 
 PG_MODULE_MAGIC;
 
@@ -30,6 +34,7 @@ int			pb_max_run_duration = 86400;
 int			pb_max_script_commands = 10000;
 int			pb_max_run_memory = 1024 * 1024;
 int			pb_start_timeout = 60000;
+int			pb_lock_timeout = 5000;
 
 void		_PG_init(void);
 
@@ -75,5 +80,16 @@ _PG_init(void)
 							60000, 1, INT_MAX,
 							PGC_USERSET, GUC_UNIT_MS,
 							NULL, NULL, NULL);
+	DefineCustomIntVariable("polarbench.lock_timeout",
+							"Sets the maximum time a worker of a run may wait for one lock before the run fails.",
+							"Bounds a wait the deadlock detector cannot see, such as a lock held by a process that waits for a buffer pin of the caller. 0 turns it off.",
+							&pb_lock_timeout,
+							5000, 0, INT_MAX,
+							PGC_USERSET, GUC_UNIT_MS,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("polarbench");
+
+	/* preloaded: put back a stopped run's server settings at the start */
+	if (process_shared_preload_libraries_in_progress)
+		pb_journal_register_worker();
 }

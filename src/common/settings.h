@@ -24,4 +24,7 @@ extern PGDLLIMPORT int pb_max_run_memory;
 /* polarbench.start_timeout, in milliseconds */
 extern PGDLLIMPORT int pb_start_timeout;
 
+/* polarbench.lock_timeout, in milliseconds, 0 for none */
+extern PGDLLIMPORT int pb_lock_timeout;
+
 #endif							/* PB_SETTINGS_H */

@@ -40,6 +40,7 @@
 #include "worker.h"
 #include "args.h"
 #include "load.h"
+#include "settings_journal.h"
 #include "safe_sql.h"
 
 PG_FUNCTION_INFO_V1(polarbench_init);
@@ -78,6 +79,8 @@ polarbench_init(PG_FUNCTION_ARGS)
 	int64		rows = 0;
 	int64		bytes;
 	AclResult	aclresult;
+
+	pb_journal_recover();
 
 	INSTR_TIME_SET_CURRENT(start);
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)

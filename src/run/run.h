@@ -345,6 +345,7 @@ typedef struct PbRunConfig
 	char	  **server_names;
 	char	  **server_values;
 	char	  **server_previous;	/* in postgresql.auto.conf before, or NULL */
+	bool		server_journaled;	/* the journal is written: to be put back */
 	char	   *server_settings_json;	/* as given, for the record, or NULL */
 } PbRunConfig;
 
@@ -649,6 +650,8 @@ extern char *pb_server_counters_json(const int64 *before, const int64 *after);
 
 /* run_settings.c: what run_server_settings.c shares */
 extern char *pb_setting_context(const char *name);
+extern int	pb_setting_flags(const char *name);
+extern char *pb_setting_canonical_name(const char *name);
 
 /* run_server_settings.c */
 extern void pb_server_settings_check(PbRunConfig *config);
@@ -691,13 +694,24 @@ extern double pb_script_text_bytes(const PbScriptSet *set, int *ncommands);
 extern void pb_check_memory(int nclients, int nplans, int ncommands,
 							double text_bytes, bool command_histograms);
 
+/* run_callsite.c */
+extern void pb_check_called_once(FunctionCallInfo fcinfo, const char *function);
+
 /* run_snapshot.c */
 extern bool pb_can_release_snapshot(FunctionCallInfo fcinfo);
 extern void pb_release_xmin(void);
 extern void pb_refresh_xmin(void);
 
 /* run_lockwait.c */
+typedef enum PbLockWaitVerdict
+{
+	PB_LOCKWAIT_NONE,			/* no lock wait that matters */
+	PB_LOCKWAIT_FOR_ME,			/* for a lock the caller holds */
+	PB_LOCKWAIT_TOO_LONG		/* longer than polarbench.lock_timeout */
+} PbLockWaitVerdict;
 extern bool pb_waits_for_me(int pid);
+extern PbLockWaitVerdict pb_lock_wait_check(int pid, char **detail,
+											int64 *waited_ms);
 
 /* client_worker.c */
 extern PGDLLEXPORT void pb_client_main(Datum main_arg);

@@ -37,7 +37,10 @@
 #include "utils/snapmgr.h"
 #include "utils/wait_event.h"
 
+#include "admission.h"
 #include "run.h"
+#include "settings.h"
+#include "settings_journal.h"
 
 PG_FUNCTION_INFO_V1(polarbench_start);
 
@@ -67,6 +70,7 @@ typedef struct PbStartShared
 	Oid			role;
 	int			caller_pgprocno;
 	slock_t		mutex;			/* protects what follows up to args */
+	bool		connected;		/* the conductor has logged in */
 	int			state;			/* PbStartState */
 	int64		run_id;
 	PbSharedError error;
@@ -74,9 +78,6 @@ typedef struct PbStartShared
 	Size		args_size;
 	char		args[FLEXIBLE_ARRAY_MEMBER];	/* datumSerialize()d */
 } PbStartShared;
-
-/* the conductor's worker type, as pg_stat_activity shows it */
-#define PB_CONDUCTOR_WORKER_TYPE	"polarbench conductor"
 
 PGDLLEXPORT void pb_conductor_main(Datum main_arg);
 
@@ -103,6 +104,42 @@ pb_start_args_size(FunctionCallInfo fcinfo, const Oid *types)
 }
 
 /*
+ * pb_start_check_lock_wait
+ *		While the caller waits for its conductor to start the run: fail if
+ *		the conductor (checking the scripts, say) waits for a lock the
+ *		caller's transaction holds, or for any lock longer than
+ *		polarbench.lock_timeout, as polarbench_run() fails when its workers
+ *		do.  The conductor is stopped on the way out.
+ */
+static void
+pb_start_check_lock_wait(pid_t pid)
+{
+	char	   *detail;
+	int64		waited_ms;
+
+	switch (pb_lock_wait_check(pid, &detail, &waited_ms))
+	{
+		case PB_LOCKWAIT_FOR_ME:
+			ereport(ERROR,
+					(errcode(ERRCODE_T_R_DEADLOCK_DETECTED),
+					 errmsg("the background run's conductor waits for a lock held by the transaction that called polarbench_start"),
+					 errdetail_internal("%s", detail),
+					 errhint("Commit or roll back the transaction before starting the run, or start the run from another session.")));
+			break;
+		case PB_LOCKWAIT_TOO_LONG:
+			ereport(ERROR,
+					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+					 errmsg("the background run's conductor has waited for a lock longer than polarbench.lock_timeout (%d ms)",
+							pb_lock_timeout),
+					 errdetail_internal("%s", detail),
+					 errhint("Find what holds the lock in pg_locks and pg_stat_activity, or raise polarbench.lock_timeout (0 turns it off).")));
+			break;
+		case PB_LOCKWAIT_NONE:
+			break;
+	}
+}
+
+/*
  * pb_start_wait
  *		Wait for the conductor to start the run or fail.  Returns the run's
  *		id; raises the conductor's error if the run could not start.
@@ -114,24 +151,38 @@ pb_start_wait(PbStartShared *start, BackgroundWorkerHandle *handle)
 	{
 		int			state;
 		int64		run_id;
+		bool		connected;
 		PbSharedError error;
 		pid_t		pid;
 
 		SpinLockAcquire(&start->mutex);
 		state = start->state;
 		run_id = start->run_id;
+		connected = start->connected;
 		if (state == PB_START_FAILED)
 			error = start->error;
 		SpinLockRelease(&start->mutex);
+		/* logged in, it counts: let the next admission count it */
+		if (connected || state != PB_START_PENDING)
+			pb_admission_end();
 		if (state == PB_START_STARTED)
 			return run_id;
 		if (state == PB_START_FAILED)
 			pb_shared_error_raise(&error, "the conductor of a background run; nothing was started");
-		if (GetBackgroundWorkerPid(handle, &pid) == BGWH_STOPPED)
-			ereport(ERROR,
-					(errcode(ERRCODE_INTERNAL_ERROR),
-					 errmsg("the background run's conductor exited before the run started"),
-					 errdetail(PB_SEE_LOG)));
+		switch (GetBackgroundWorkerPid(handle, &pid))
+		{
+			case BGWH_STOPPED:
+				ereport(ERROR,
+						(errcode(ERRCODE_INTERNAL_ERROR),
+						 errmsg("the background run's conductor exited before the run started"),
+						 errdetail(PB_SEE_LOG)));
+				break;
+			case BGWH_STARTED:
+				pb_start_check_lock_wait(pid);
+				break;
+			default:
+				break;
+		}
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 PB_START_POLL_MS, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
@@ -180,6 +231,8 @@ polarbench_start(PG_FUNCTION_ARGS)
 	int64		run_id = 0;
 	PbStartAbandon abandon;
 
+	pb_journal_recover();
+
 	pb_check_caller("polarbench_start", false);
 
 	rettype = get_func_signature(fcinfo->flinfo->fn_oid, &types, &nargs);
@@ -215,6 +268,8 @@ polarbench_start(PG_FUNCTION_ARGS)
 					   typbyval, typlen, &ptr);
 	}
 
+	/* the conductor counts as any of the run's workers does */
+	pb_admission_begin(1);
 	handle = pb_worker_register(seg, "pb_conductor_main", "polarbench conductor",
 								PB_CONDUCTOR_WORKER_TYPE, 0,
 								BgWorkerStart_ConsistentState);
@@ -321,6 +376,10 @@ pb_conductor_main(Datum main_arg)
 		elog(ERROR, "invalid polarbench start segment");
 	conductor_start = start;
 	BackgroundWorkerInitializeConnectionByOid(start->database, start->role, 0);
+	SpinLockAcquire(&start->mutex);
+	start->connected = true;
+	SpinLockRelease(&start->mutex);
+	SetLatch(&ProcGlobal->allProcs[start->caller_pgprocno].procLatch);
 	pgstat_report_appname("polarbench conductor");
 
 	/* the caller's arguments, as a call of polarbench_run() would have them */

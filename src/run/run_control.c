@@ -39,6 +39,7 @@
 #include "utils/wait_event.h"
 
 #include "run.h"
+#include "settings_journal.h"
 #include "safe_sql.h"
 
 PG_FUNCTION_INFO_V1(polarbench_wait);
@@ -269,6 +270,8 @@ polarbench_cancel(PG_FUNCTION_ARGS)
 	bool		canceled;
 	bool		attached;
 
+	pb_journal_recover();
+
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -314,6 +317,8 @@ polarbench_wait(PG_FUNCTION_ARGS)
 	int			nest;
 	Oid			types[1] = {INT8OID};
 	Datum		values[1];
+
+	pb_journal_recover();
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -465,6 +470,8 @@ polarbench_live_runs(PG_FUNCTION_ARGS)
 	dsm_handle *handles;
 	uint64		n;
 	int			nest;
+
+	pb_journal_recover();
 
 	InitMaterializedSRF(fcinfo, 0);
 

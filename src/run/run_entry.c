@@ -49,6 +49,7 @@
 #include "admission.h"
 #include "args.h"
 #include "run.h"
+#include "settings_journal.h"
 #include "settings.h"
 
 PG_FUNCTION_INFO_V1(polarbench_run);
@@ -349,12 +350,19 @@ pb_add_json_server_setting(const char *name, const char *value, void *arg)
 {
 	PbRunConfig *config = arg;
 	int			n = config->nserver_settings;
+	char	   *canonical = pb_setting_canonical_name(name);
 
+	for (int i = 0; i < n; i++)
+		if (strcmp(config->server_names[i], canonical) == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("parameter \"%s\" is given twice in server_settings", name),
+					 errhint("Parameter names are not case-sensitive; give each once.")));
 	config->server_names = n == 0 ? palloc(sizeof(char *)) :
 		repalloc(config->server_names, sizeof(char *) * (n + 1));
 	config->server_values = n == 0 ? palloc(sizeof(char *)) :
 		repalloc(config->server_values, sizeof(char *) * (n + 1));
-	config->server_names[n] = asc_tolower(name, strlen(name));
+	config->server_names[n] = canonical;
 	config->server_values[n] = pstrdup(value);
 	config->nserver_settings++;
 }
@@ -974,6 +982,9 @@ polarbench_run(PG_FUNCTION_ARGS)
 	PbRunConfig *config;
 	PbRunParams params;
 	PbRunResult result;
+
+	pb_journal_recover();
+	pb_check_called_once(fcinfo, "polarbench_run");
 
 	memset(&params, 0, sizeof(params));
 	pb_run_from_args(fcinfo, false, &params, &config, &result);

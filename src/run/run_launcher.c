@@ -48,9 +48,6 @@
 /* How often the launcher looks at its workers while it waits */
 #define PB_LAUNCHER_TICK_MS		100
 
-/* A lock wait shorter than this is not looked into (most are brief) */
-#define PB_LOCKWAIT_MIN_MS		50
-
 /* Lock waits looked into at one tick at most */
 #define PB_LOCKWAIT_CHECKS		8
 
@@ -240,59 +237,49 @@ pb_launcher_abort_start(PbLaunch *launch, int nclients)
 /*
  * pb_check_lock_waits
  *		Fail the run if one of its workers waits for a lock that the caller's
- *		transaction holds: the caller waits for the run, so the worker would
- *		wait for ever.  Looks at a few long lock waits per call, in turn.
+ *		transaction holds (the caller waits for the run, so the worker would
+ *		wait for ever), or has waited for a lock longer than
+ *		polarbench.lock_timeout.  Looks at a few lock waits per call, in
+ *		turn.
  */
 static void
 pb_check_lock_waits(PbLaunch *launch)
 {
-	TimestampTz now = GetCurrentTimestamp();
 	int			checks = 0;
 
 	for (int n = 0; n < launch->nhandles && checks < PB_LOCKWAIT_CHECKS; n++)
 	{
 		int			i = (launch->lockwait_next + n) % launch->nhandles;
 		bool		recorder = (i == launch->run->nclients);
-		uint32		procno;
 		pid_t		pid;
-		PGPROC	   *proc;
-		uint64		wait_start;
-		uint32		wait_event;
+		char	   *detail;
+		int64		waited_ms;
+		PbLockWaitVerdict verdict;
+		const char *who;
 
-		/* the worker's PGPROC, read without a lock: a hint, checked below */
-		procno = recorder ? pg_atomic_read_u32(&launch->run->recorder_pgprocno) :
-			pg_atomic_read_u32(&pb_slot(launch->run, launch->slots, i)->pgprocno);
-		if (procno == 0)
-			continue;
-		proc = &ProcGlobal->allProcs[procno - 1];
-		wait_event = proc->wait_event_info;
-		wait_start = pg_atomic_read_u64(&proc->waitStart);
-		if ((wait_event & 0xFF000000) != PG_WAIT_LOCK || wait_start == 0 ||
-			now - (TimestampTz) wait_start < PB_LOCKWAIT_MIN_MS * 1000)
-			continue;
 		if (launch->handles[i] == NULL ||
 			GetBackgroundWorkerPid(launch->handles[i], &pid) != BGWH_STARTED)
 			continue;
 		checks++;
-		if (pb_waits_for_me(pid))
-		{
-			char		message[256];
-
-			if (recorder)
-				snprintf(message, sizeof(message),
-						 "the run's recorder waits for a lock held by the transaction that started the run");
-			else
-				snprintf(message, sizeof(message),
-						 "benchmark client %d waits for a lock held by the transaction that started the run",
-						 i + 1);
+		verdict = pb_lock_wait_check(pid, &detail, &waited_ms);
+		if (verdict == PB_LOCKWAIT_NONE)
+			continue;
+		who = recorder ? "the run's recorder" :
+			psprintf("benchmark client %d", i + 1);
+		if (verdict == PB_LOCKWAIT_FOR_ME)
 			pb_fail_run_hint(launch->run, recorder ? PB_FAILED_BY_RECORDER : i,
-							 ERRCODE_T_R_DEADLOCK_DETECTED, message,
-							 psprintf("Process %d waits for a %s lock that this session (process %d) holds, directly or behind other waiters, while this session waits for the run to end.",
-									  (int) pid, pgstat_get_wait_event(wait_event),
-									  MyProcPid),
+							 ERRCODE_T_R_DEADLOCK_DETECTED,
+							 psprintf("%s waits for a lock held by the transaction that started the run", who),
+							 detail,
 							 "Commit or roll back the transaction before starting the run, or start the run from another session.");
-			break;
-		}
+		else
+			pb_fail_run_hint(launch->run, recorder ? PB_FAILED_BY_RECORDER : i,
+							 ERRCODE_LOCK_NOT_AVAILABLE,
+							 psprintf("%s has waited for a lock longer than polarbench.lock_timeout (%d ms)",
+									  who, pb_lock_timeout),
+							 detail,
+							 "Find what holds the lock in pg_locks and pg_stat_activity, or raise polarbench.lock_timeout (0 turns it off).");
+		break;
 	}
 	launch->lockwait_next = (launch->lockwait_next + 1) % Max(launch->nhandles, 1);
 }
@@ -572,8 +559,11 @@ pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 	run->slots_offset = launch->slots - (char *) run;
 	on_dsm_detach(seg, pb_launcher_detach, PointerGetDatum(launch));
 
-	/* no more workers than the limits allow; held until they have connected */
-	pb_admission_begin(params->nclients);
+	/*
+	 * no more workers than the limits allow, the recorder counted with the
+	 * clients; held until they have connected
+	 */
+	pb_admission_begin(params->nclients + 1);
 
 	/* clients first, the recorder last: if it starts, everybody has a slot */
 	oldcxt = MemoryContextSwitchTo(cxt);

@@ -31,6 +31,7 @@
 #include "utils/lsyscache.h"
 
 #include "run.h"
+#include "settings_journal.h"
 
 PG_FUNCTION_INFO_V1(polarbench_run_document);
 PG_FUNCTION_INFO_V1(polarbench_record);
@@ -65,6 +66,8 @@ polarbench_run_document(PG_FUNCTION_ARGS)
 {
 	int64		run_id = PG_GETARG_INT64(0);
 	text	   *report;
+
+	pb_journal_recover();
 
 	if (run_id < 0)
 	{
@@ -103,6 +106,8 @@ polarbench_record(PG_FUNCTION_ARGS)
 	bool		isnull;
 	Oid			types[4] = {JSONBOID, TEXTOID, OIDOID, TEXTOID};
 	Datum		values[4];
+
+	pb_journal_recover();
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		ereport(ERROR,

@@ -29,6 +29,7 @@
 #include "safe_sql.h"
 
 #include "run.h"
+#include "settings_journal.h"
 
 PG_FUNCTION_INFO_V1(polarbench_report);
 
@@ -477,6 +478,8 @@ polarbench_report(PG_FUNCTION_ARGS)
 	text	   *result;
 	Oid			schema;
 	int			nest;
+
+	pb_journal_recover();
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,

@@ -9,36 +9,31 @@
  *
  * Allowed to superusers, and to roles granted ALTER SYSTEM on the
  * parameter, as ALTER SYSTEM itself, that may read pg_file_settings, where
- * the previous values are read.  Every check is made
- * before anything is changed.  The change is the server's: other sessions
- * see it while the run goes on, and a server that crashes meanwhile keeps
- * it, as it would keep any ALTER SYSTEM.
+ * the previous values are read.  Every check is made before anything is
+ * changed.  The change is the server's: other sessions see it while the run
+ * goes on.  What is to be put back is written durably before the change
+ * (settings_journal.c), so that a crash or an immediate stop in the middle
+ * of the run does not keep it: the next polarbench call puts it back.  One
+ * run at a time has server settings.
  *
- * calls: run_settings.c.
+ * calls: run_settings.c; of the common layer, alter_system.c,
+ * settings_journal.c, safe_sql.c.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include <signal.h>
-
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
-#include "nodes/makefuncs.h"
-#include "nodes/parsenodes.h"
-#include "postmaster/interrupt.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
-#include "utils/timestamp.h"
-#include "utils/wait_event.h"
 
+#include "alter_system.h"
 #include "run.h"
 #include "safe_sql.h"
-
-/* How long the server may take to reload its configuration */
-#define PB_RELOAD_TIMEOUT_MS	10000
+#include "settings_journal.h"
 
 /*
  * pb_server_setting_previous
@@ -52,7 +47,8 @@ pb_server_setting_previous(const char *name)
 	Datum		values[1] = {CStringGetTextDatum(name)};
 
 	if (pb_spi_execute_safe("SELECT setting FROM pg_catalog.pg_file_settings"
-							" WHERE name = $1 AND sourcefile LIKE '%/postgresql.auto.conf'"
+							" WHERE pg_catalog.lower(name) = pg_catalog.lower($1)"
+							"   AND sourcefile LIKE '%/postgresql.auto.conf'"
 							" ORDER BY seqno DESC LIMIT 1",
 							1, types, values, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read pg_file_settings");
@@ -65,17 +61,24 @@ pb_server_setting_previous(const char *name)
  * pb_server_settings_check
  *		Before the run: every server setting must be a parameter a reload
  *		changes (not one a restart does), that the caller may set with
- *		ALTER SYSTEM, to a value it
- *		takes; and the previous values must be readable, to be put back.
+ *		ALTER SYSTEM, to a value it takes; the previous values must be
+ *		readable, to be put back; and no other run may have server settings
+ *		in place (a run's left over are put back first).
  */
 void
 pb_server_settings_check(PbRunConfig *config)
 {
-	MemoryContext cxt = CurrentMemoryContext;
+	int			pid;
 
 	if (config->nserver_settings == 0)
 		return;
-	config->server_previous = palloc0(sizeof(char *) * config->nserver_settings);
+	pb_journal_recover_now();
+	if (pb_journal_held_by_other(&pid))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("server settings of another polarbench run are in place"),
+				 errdetail("The run of process %d has set server settings, which it puts back when it ends.", pid),
+				 errhint("Run with server settings once that run is over.")));
 	SPI_connect();
 	if (!superuser())
 	{
@@ -97,7 +100,6 @@ pb_server_settings_check(PbRunConfig *config)
 		const char *name = config->server_names[i];
 		const char *value = config->server_values[i];
 		char	   *context = pb_setting_context(name);
-		char	   *previous;
 
 		if (context == NULL)
 			ereport(ERROR,
@@ -121,126 +123,78 @@ pb_server_settings_check(PbRunConfig *config)
 		/* the parameter says whether the value is good, changing nothing */
 		(void) set_config_option(name, value, PGC_SIGHUP, PGC_S_FILE,
 								 GUC_ACTION_SET, false, ERROR, false);
-		previous = pb_server_setting_previous(name);
-		config->server_previous[i] = previous ? MemoryContextStrdup(cxt, previous) : NULL;
 	}
 	SPI_finish();
 }
 
 /*
- * pb_alter_system
- *		ALTER SYSTEM SET name = value, or RESET when value is NULL.
- */
-static void
-pb_alter_system(const char *name, const char *value)
-{
-	AlterSystemStmt *stmt = makeNode(AlterSystemStmt);
-	VariableSetStmt *set = makeNode(VariableSetStmt);
-
-	set->name = pstrdup(name);
-	if (value == NULL)
-		set->kind = VAR_RESET;
-	else
-	{
-		A_Const    *arg = makeNode(A_Const);
-
-		arg->val.sval.type = T_String;
-		arg->val.sval.sval = pstrdup(value);
-		arg->location = -1;
-		set->kind = VAR_SET_VALUE;
-		set->args = list_make1(arg);
-	}
-	stmt->setstmt = set;
-	AlterSystemSetConfigFile(stmt);
-}
-
-/*
- * pb_reload_and_wait
- *		pg_reload_conf(), then wait until the postmaster has read the file
- *		again: it tells every backend, this one too, once it has, and the
- *		workers it starts from then on have the new values.
- */
-static void
-pb_reload_and_wait(void)
-{
-	TimestampTz deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
-													   PB_RELOAD_TIMEOUT_MS);
-
-	ConfigReloadPending = false;
-	if (kill(PostmasterPid, SIGHUP) != 0)
-		ereport(ERROR,
-				(errmsg("could not send a reload signal to the postmaster: %m")));
-	while (!ConfigReloadPending)
-	{
-		if (GetCurrentTimestamp() >= deadline)
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("the server did not reload its configuration within %d s",
-							PB_RELOAD_TIMEOUT_MS / 1000)));
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 10, PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-	}
-	ConfigReloadPending = false;
-	ProcessConfigFile(PGC_SIGHUP);
-}
-
-/*
  * pb_server_settings_apply
- *		Set the run's server settings, and reload.
+ *		Set the run's server settings, and reload: first, under the
+ *		journal's lock, claim the journal, read the values to put back and
+ *		write them durably; then ALTER SYSTEM.
  */
 void
 pb_server_settings_apply(PbRunConfig *config)
 {
+	MemoryContext cxt = CurrentMemoryContext;
+
 	if (config->nserver_settings == 0)
 		return;
+	pb_journal_claim();
+	config->server_previous = palloc0(sizeof(char *) * config->nserver_settings);
+	SPI_connect();
+	for (int i = 0; i < config->nserver_settings; i++)
+	{
+		char	   *previous = pb_server_setting_previous(config->server_names[i]);
+
+		config->server_previous[i] = previous ? MemoryContextStrdup(cxt, previous) : NULL;
+	}
+	SPI_finish();
+	pb_journal_write(config->nserver_settings, config->server_names,
+					 config->server_previous, config->server_values);
+	config->server_journaled = true;
+	pb_journal_unlock();
 	for (int i = 0; i < config->nserver_settings; i++)
 		pb_alter_system(config->server_names[i], config->server_values[i]);
 	pb_reload_and_wait();
 }
 
 /*
- * pb_restore_one
- *		Put one parameter back; a failure is a warning that names it.
- */
-static void
-pb_restore_one(const char *name, const char *previous, MemoryContext cxt)
-{
-	PG_TRY();
-	{
-		pb_alter_system(name, previous);
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		ereport(WARNING,
-				(errmsg("could not put parameter \"%s\" back after the run: %s",
-						name, edata->message),
-				 errhint("Check postgresql.auto.conf, and ALTER SYSTEM RESET what the run set.")));
-	}
-	PG_END_TRY();
-}
-
-/*
  * pb_server_settings_restore
  *		After the run: put every server setting back as postgresql.auto.conf
- *		had it, and reload.  The run is over and recorded, so a setting
- *		that cannot be put back is a warning that names it, not an error.
+ *		had it, the last first, reload, and remove the journal.  The run is
+ *		over and recorded, so a setting that cannot be put back is a warning
+ *		that names it, not an error, and the journal is left for the next
+ *		polarbench call of any session to try again.
  */
 void
 pb_server_settings_restore(PbRunConfig *config)
 {
 	MemoryContext cxt = CurrentMemoryContext;
+	bool		all = true;
 
-	if (config->nserver_settings == 0)
+	if (!config->server_journaled)
 		return;
-	for (int i = 0; i < config->nserver_settings; i++)
-		pb_restore_one(config->server_names[i], config->server_previous[i], cxt);
+	for (int i = config->nserver_settings - 1; i >= 0; i--)
+	{
+		char	   *error;
+
+		if (!pb_alter_system_try(config->server_names[i], config->server_previous[i],
+								 &error))
+		{
+			all = false;
+			ereport(WARNING,
+					(errmsg("could not put parameter \"%s\" back after the run: %s",
+							config->server_names[i], error),
+					 errhint("The next polarbench call tries again; file \"%s\" in the data directory names what is to be put back.",
+							 PB_JOURNAL_FILE)));
+		}
+	}
+	if (all)
+		pb_journal_remove();
+	else
+		pb_journal_orphan();
+	config->server_journaled = false;
 	PG_TRY();
 	{
 		pb_reload_and_wait();
@@ -263,17 +217,21 @@ pb_server_settings_restore(PbRunConfig *config)
  * pb_server_settings_cleanup
  *		PG_ENSURE_ERROR_CLEANUP callback, on the way out of an error or of
  *		the process: put the server settings back and signal a reload,
- *		without waiting for it.  A setting the run never wrote is put back
- *		to what the file has anyway.
+ *		without waiting for it.  The journal is first made no live
+ *		process's, so that if putting back fails part of the way, the next
+ *		polarbench call of any session finishes it.
  */
 void
 pb_server_settings_cleanup(int code, Datum arg)
 {
 	PbRunConfig *config = (PbRunConfig *) DatumGetPointer(arg);
 
-	if (config->nserver_settings == 0)
+	if (!config->server_journaled)
 		return;
-	for (int i = 0; i < config->nserver_settings; i++)
+	pb_journal_orphan();
+	for (int i = config->nserver_settings - 1; i >= 0; i--)
 		pb_alter_system(config->server_names[i], config->server_previous[i]);
-	(void) kill(PostmasterPid, SIGHUP);
+	config->server_journaled = false;
+	(void) durable_unlink(PB_JOURNAL_FILE, LOG);
+	(void) pb_reload_signal();
 }

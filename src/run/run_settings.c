@@ -33,6 +33,7 @@
 #include "utils/builtins.h"
 #include "utils/formatting.h"
 #include "utils/guc.h"
+#include "utils/guc_tables.h"
 #include "utils/json.h"
 
 #include "run.h"
@@ -82,23 +83,72 @@ static const char *const pb_recorded_settings[] = {
 	"max_connections",
 };
 
+/* Old names SET still takes, as guc.c maps them */
+static const char *const pb_old_setting_names[][2] = {
+	{"sort_mem", "work_mem"},
+	{"vacuum_mem", "maintenance_work_mem"},
+};
+
+/*
+ * pb_setting_lookup
+ *		The parameter of that name as SET finds it: case-insensitively, old
+ *		names mapped, superuser-only ones too (which pg_settings hides from
+ *		roles that may still be granted SET on them); NULL if there is none,
+ *		or only a placeholder for a module not loaded.
+ */
+static struct config_generic *
+pb_setting_lookup(const char *name)
+{
+	struct config_generic **vars;
+	int			nvars;
+
+	for (int i = 0; i < lengthof(pb_old_setting_names); i++)
+		if (pg_strcasecmp(name, pb_old_setting_names[i][0]) == 0)
+			name = pb_old_setting_names[i][1];
+	vars = PB_GUC_VARIABLES(&nvars);
+	for (int i = 0; i < nvars; i++)
+		if (pg_strcasecmp(vars[i]->name, name) == 0)
+			return (vars[i]->flags & GUC_CUSTOM_PLACEHOLDER) ? NULL : vars[i];
+	return NULL;
+}
+
 /*
  * pb_setting_context
- *		The context of a parameter as pg_settings shows it, or NULL if it
- *		is not one (SPI connected).
+ *		The context of a parameter as pg_settings names it ("user",
+ *		"sighup", ...), or NULL if there is no such parameter.
  */
 char *
 pb_setting_context(const char *name)
 {
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1] = {CStringGetTextDatum(name)};
+	struct config_generic *record = pb_setting_lookup(name);
 
-	if (pb_spi_execute_safe("SELECT context FROM pg_catalog.pg_settings WHERE name = $1",
-							1, types, values, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "could not read pg_settings");
-	if (SPI_processed == 0)
-		return NULL;
-	return SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	return record ? pstrdup(GucContext_Names[record->context]) : NULL;
+}
+
+/*
+ * pb_setting_flags
+ *		The flags of a parameter (GUC_LIST_QUOTE, ...), 0 if there is none.
+ */
+int
+pb_setting_flags(const char *name)
+{
+	struct config_generic *record = pb_setting_lookup(name);
+
+	return record ? record->flags : 0;
+}
+
+/*
+ * pb_setting_canonical_name
+ *		A parameter's name as the run keeps it: in lower case, the old
+ *		names SET maps mapped to the new ones.
+ */
+char *
+pb_setting_canonical_name(const char *name)
+{
+	for (int i = 0; i < lengthof(pb_old_setting_names); i++)
+		if (pg_strcasecmp(name, pb_old_setting_names[i][0]) == 0)
+			name = pb_old_setting_names[i][1];
+	return asc_tolower(name, strlen(name));
 }
 
 /*
@@ -205,20 +255,21 @@ pb_settings_effective(const PbRunConfig *config)
 
 /*
  * pb_settings_add
- *		Add a setting given for the run (name as PostgreSQL spells it, in
- *		lower case), replacing an earlier one of the same name.
+ *		Add a setting given for the run (its name kept as
+ *		pb_setting_canonical_name() spells it); a parameter given twice
+ *		under names that SET takes for the same is an error.
  */
 void
 pb_settings_add(PbRunConfig *config, const char *name, const char *value)
 {
-	char	   *lower = asc_tolower(name, strlen(name));
+	char	   *lower = pb_setting_canonical_name(name);
 
 	for (int i = 0; i < config->nsettings; i++)
 		if (strcmp(config->setting_names[i], lower) == 0)
-		{
-			config->setting_values[i] = pstrdup(value);
-			return;
-		}
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("parameter \"%s\" is given twice in settings", name),
+					 errhint("Parameter names are not case-sensitive; give each once.")));
 	if (config->nsettings == 0)
 	{
 		config->setting_names = palloc(sizeof(char *) * 8);

@@ -23,8 +23,10 @@
  *	  functions and operators (which read no table);
  *	- the transaction runs at READ COMMITTED (each statement takes a new
  *	  snapshot) and has no transaction id (it wrote nothing);
- *	- in a transaction block, no other portal is open (a cursor holds its
- *	  snapshot) and no snapshot was exported.
+ *	- no other portal is open (a cursor holds its snapshot, and so does a
+ *	  portal the extended protocol suspended), and no snapshot was
+ *	  exported: in a transaction block, and in the implicit transaction of
+ *	  an extended-protocol pipeline too, which is not a block.
  *
  * What remains outside what can be checked: a large object opened for
  * reading earlier in the same transaction block keeps a snapshot of its
@@ -46,6 +48,7 @@
 #include "tcop/pquery.h"
 #include "utils/lsyscache.h"
 #include "utils/portal.h"
+#include "utils/resowner.h"
 #include "utils/snapmgr.h"
 
 #include "run.h"
@@ -177,6 +180,29 @@ pb_plan_is_plain_call(PlannedStmt *stmt, Oid funcid)
 }
 
 /*
+ * pb_other_portal_open
+ *		Whether a portal other than the running one is open (ready to be
+ *		read from), in the whole session.  ThereAreNoReadyPortals() ends its
+ *		walk of the portals early, without ending the scan, which would be
+ *		reported as leaked at commit: it is called in a subtransaction rolled
+ *		back at once, whose abort ends the scan quietly.
+ */
+static bool
+pb_other_portal_open(void)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	bool		open;
+
+	BeginInternalSubTransaction(NULL);
+	open = !ThereAreNoReadyPortals();
+	RollbackAndReleaseCurrentSubTransaction();
+	MemoryContextSwitchTo(cxt);
+	CurrentResourceOwner = owner;
+	return open;
+}
+
+/*
  * pb_can_release_snapshot
  *		Whether the caller's snapshot may stop holding back the xmin horizon
  *		while the run goes on; see the file header.
@@ -201,8 +227,7 @@ pb_can_release_snapshot(FunctionCallInfo fcinfo)
 		return false;			/* called from a nested query */
 	if (!pb_plan_is_plain_call(query->plannedstmt, fcinfo->flinfo->fn_oid))
 		return false;
-	if (IsTransactionBlock() &&
-		(!ThereAreNoReadyPortals() || XactHasExportedSnapshots()))
+	if (XactHasExportedSnapshots() || pb_other_portal_open())
 		return false;
 	return true;
 }

@@ -29,6 +29,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/array.h"
+#include "lib/stringinfo.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
@@ -37,6 +38,7 @@
 
 #include "args.h"
 #include "run.h"
+#include "settings_journal.h"
 
 PG_FUNCTION_INFO_V1(polarbench_sweep);
 
@@ -120,34 +122,69 @@ pb_dimension(FunctionCallInfo fcinfo, int argno, const char *name, Oid elemtype,
 					  &dim->values, &dim->nulls, &dim->n);
 }
 
+/* Order of two strings, for qsort */
+static int
+pb_cmp_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/*
+ * pb_setting_set_key
+ *		What a set of parameters comes to, whatever the order and case of
+ *		its names: "name=value" lines sorted by name.
+ */
+static char *
+pb_setting_set_key(int n, char **names, char **values)
+{
+	char	  **lines = palloc(sizeof(char *) * Max(n, 1));
+	StringInfoData key;
+
+	for (int i = 0; i < n; i++)
+		lines[i] = psprintf("%s=%s", names[i], values[i]);
+	qsort(lines, n, sizeof(char *), pb_cmp_strings);
+	initStringInfo(&key);
+	for (int i = 0; i < n; i++)
+		appendStringInfo(&key, "%s\n", lines[i]);
+	return key.data;
+}
+
 /*
  * pb_check_setting_sets
  *		Refuse duplicate sets in a dimension of setting sets (what says
- *		which: "setting", "server setting"), and any set the runs could not
- *		have, as from_json and check find them, before the first run.
+ *		which: "setting", "server setting"; server says which of the
+ *		config's lists from_json fills), the same parameters to the same
+ *		values whatever the case of their names, and any set the runs could
+ *		not have, as from_json and check find them, before the first run.
  */
 static void
-pb_check_setting_sets(const PbDimension *sets, const char *what,
+pb_check_setting_sets(const PbDimension *sets, const char *what, bool server,
 					  void (*from_json) (PbRunConfig *config, Jsonb *jb),
 					  void (*check) (PbRunConfig *config))
 {
+	char	  **keys = palloc0(sizeof(char *) * sets->n);
+
 	for (int i = 0; i < sets->n; i++)
 	{
-		for (int k = 0; k < i; k++)
-			if (sets->nulls[i] == sets->nulls[k] &&
-				(sets->nulls[i] ||
-				 DatumGetBool(DirectFunctionCall2(jsonb_eq, sets->values[i], sets->values[k]))))
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("%s sets %d and %d of the sweep are the same", what, k + 1, i + 1),
-						 errhint("Each setting set is a column of the sweep's table; give each once.")));
 		if (!sets->nulls[i])
 		{
 			PbRunConfig *config = palloc0(sizeof(PbRunConfig));
 
 			from_json(config, DatumGetJsonbP(sets->values[i]));
 			check(config);
+			keys[i] = server ?
+				pb_setting_set_key(config->nserver_settings, config->server_names,
+								   config->server_values) :
+				pb_setting_set_key(config->nsettings, config->setting_names,
+								   config->setting_values);
 		}
+		for (int k = 0; k < i; k++)
+			if (sets->nulls[i] == sets->nulls[k] &&
+				(sets->nulls[i] || strcmp(keys[i], keys[k]) == 0))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("%s sets %d and %d of the sweep are the same", what, k + 1, i + 1),
+						 errhint("Each setting set is a column of the sweep's table; give each once.")));
 	}
 }
 
@@ -170,6 +207,8 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 	FunctionCallInfo run_fcinfo;
 	MemoryContext run_cxt;
 	MemoryContext old_cxt;
+
+	pb_journal_recover();
 
 	pb_check_caller("polarbench_sweep", false);
 	if (PG_ARGISNULL(SWEEP_CLIENTS))
@@ -197,9 +236,10 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 		repeat = PG_GETARG_INT32(SWEEP_REPEAT);
 		pb_check_range("repeat", repeat, 1, PB_NO_MAXIMUM, NULL);
 	}
-	pb_check_setting_sets(&sets, "setting", pb_settings_from_json, pb_settings_check);
-	pb_check_setting_sets(&servers, "server setting", pb_server_settings_from_json,
-						  pb_server_settings_check);
+	pb_check_setting_sets(&sets, "setting", false, pb_settings_from_json,
+						  pb_settings_check);
+	pb_check_setting_sets(&servers, "server setting", true,
+						  pb_server_settings_from_json, pb_server_settings_check);
 
 	InitMaterializedSRF(fcinfo, 0);
 	/* what one run takes, let go before the next */

@@ -35,6 +35,7 @@
 #include "utils/timestamp.h"
 
 #include "run.h"
+#include "settings_journal.h"
 
 PG_FUNCTION_INFO_V1(polarbench_run_status);
 PG_FUNCTION_INFO_V1(polarbench_shown_settings);
@@ -55,6 +56,8 @@ polarbench_run_status(PG_FUNCTION_ARGS)
 	Datum		values[3];
 	bool		nulls[3];
 	bool		interrupted;
+
+	pb_journal_recover();
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
@@ -118,6 +121,8 @@ polarbench_shown_settings(PG_FUNCTION_ARGS)
 	JsonbValue *result = NULL;
 	bool		hide = false;
 	bool		changed = false;
+
+	pb_journal_recover();
 
 	if (!JB_ROOT_IS_OBJECT(in))
 		PG_RETURN_JSONB_P(in);

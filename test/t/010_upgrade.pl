@@ -128,7 +128,7 @@ is($node->safe_psql('postgres', q{
 
 # 1.2 to 1.3: a run kept, and the runs of other nodes stored after it
 my $runs12 = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
-$node->safe_psql('postgres', 'ALTER EXTENSION polarbench UPDATE');
+$node->safe_psql('postgres', "ALTER EXTENSION polarbench UPDATE TO '1.3'");
 is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extname = 'polarbench'}),
 	'1.3', 'ALTER EXTENSION UPDATE goes on to 1.3');
 is($node->safe_psql('postgres', 'SELECT count(*) || \' \' || count(node) FROM polarbench_runs'),
@@ -139,6 +139,29 @@ is($node->safe_psql('postgres', q{
 	  FROM polarbench_runs r WHERE run_id = :id}),
 	'2 other:5432 true', 'a run of another node is stored, with its histogram');
 $node->safe_psql('postgres', 'GRANT EXECUTE ON FUNCTION polarbench_record(jsonb, text) TO alice');
+
+# 1.3 to 1.4: the runs kept; a superuser-only parameter's value shown only
+# to those who may read it, as pg_settings shows it
+$node->safe_psql('postgres', q{
+	SELECT run_id FROM polarbench_run(script => 'SELECT 1;', transactions => 2,
+		settings => '{"dynamic_library_path": "$libdir"}')});
+my $runs13 = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
+$node->safe_psql('postgres', 'ALTER EXTENSION polarbench UPDATE');
+is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extname = 'polarbench'}),
+	'1.4', 'ALTER EXTENSION UPDATE goes on to 1.4');
+is($node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs'), $runs13,
+	'every run of 1.3 is kept');
+$node->safe_psql('postgres', q{
+	CREATE ROLE carol;
+	GRANT alice TO carol;
+	GRANT pg_read_all_stats TO carol});
+is($node->safe_psql('postgres', q{
+	SET ROLE carol;
+	SELECT settings->>'dynamic_library_path' FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
+	'<insufficient privilege>', 'a superuser-only value of 1.3\'s run is hidden from a role that may read its texts');
+is($node->safe_psql('postgres', q{
+	SELECT settings->>'dynamic_library_path' FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
+	'$libdir', 'and shown to a superuser');
 
 # a fresh install of the newest version, in another database
 $node->safe_psql('postgres', 'CREATE DATABASE fresh');

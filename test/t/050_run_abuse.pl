@@ -15,17 +15,17 @@ $node->init;
 $node->append_conf('postgresql.conf', qq{
 max_worker_processes = 16
 max_parallel_workers = 4
-polarbench.max_clients = 4
+polarbench.max_clients = 6
 polarbench.max_run_memory = '64MB'
 });
 $node->start;
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION polarbench;
 	SELECT polarbench_init('pgbench', scale => 1);
-	CREATE ROLE mallory LOGIN CONNECTION LIMIT 4;
+	CREATE ROLE mallory LOGIN CONNECTION LIMIT 5;
 	CREATE ROLE alice LOGIN;
 	CREATE SCHEMA alice AUTHORIZATION alice;
-	GRANT EXECUTE ON FUNCTION polarbench_run, polarbench_init TO mallory, alice;
+	GRANT EXECUTE ON FUNCTION polarbench_run, polarbench_init, polarbench_start TO mallory, alice;
 	GRANT SELECT ON pgbench_accounts, pgbench_branches TO mallory, alice;
 	CREATE TABLE alice_secrets (s text);
 	INSERT INTO alice_secrets VALUES ('the plans');
@@ -81,17 +81,18 @@ my ($ret, $out, $err) = as_role('mallory', q{
 	SET polarbench.max_clients = 100});
 like($err, qr/WARNING:  permission denied to set parameter "polarbench.max_clients"/,
 	'a role cannot raise polarbench.max_clients before the library is loaded');
-like($out, qr/^4$/m, 'the limit stays');
+like($out, qr/^6$/m, 'the limit stays');
 like($err, qr/ERROR:  permission denied to set parameter "polarbench.max_clients"/,
 	'nor after');
 ($ret, $out, $err) = as_role('mallory', q{ALTER SYSTEM SET polarbench.max_clients = 100});
 isnt($ret, 0, 'nor with ALTER SYSTEM');
 
-# 2. more clients than the role's connection limit, counting its session
+# 2. more workers than the role's connection limit, counting its session
+# and the run's recorder
 ($ret, $out, $err) = as_role('mallory',
 	q{SELECT * FROM polarbench_run('select-only', clients => 4, duration => 600)});
 like($err, qr/too many connections for role "mallory"/,
-	'4 clients and a session exceed a connection limit of 4');
+	'4 clients, their recorder and a session exceed a connection limit of 5');
 
 # 3. every polarbench slot: what is left of polarbench.max_clients
 my $run = start_run('mallory', 3);
@@ -102,13 +103,13 @@ like($err, qr/too many connections for role "mallory"/,
 ($ret, $out, $err) = as_role('alice',
 	q{SELECT * FROM polarbench_run('select-only', clients => 2, transactions => 1)});
 like($err, qr/ERROR:  too many polarbench workers/, 'all runs together are bounded');
-like($err, qr/3 benchmark clients and loader workers are running, 2 more would exceed polarbench.max_clients \(4\)/,
-	'the error says what is running and the limit');
+like($err, qr/4 polarbench workers are running, 3 more would exceed polarbench.max_clients \(6\)/,
+	'the error says what is running (the recorder counted) and the limit');
 is(as_role('alice',
 	q{SELECT transactions FROM polarbench_run('select-only', clients => 1, transactions => 5)}),
 	0, 'a run that fits in what is left runs');
 ($ret, $out, $err) = as_role('alice',
-	q{SELECT polarbench_init('sysbench', tables => 2, table_size => 10, parallel => 2)});
+	q{SELECT polarbench_init('sysbench', tables => 3, table_size => 10, parallel => 3)});
 like($err, qr/too many polarbench workers/, 'parallel loads count too');
 # the server's own workers are not taken: a parallel query still gets one
 like($node->safe_psql('postgres', q{
@@ -121,6 +122,22 @@ like($node->safe_psql('postgres', q{
 	qr/Workers Launched: [1-9]/, 'parallel query still gets a worker');
 stop_run('mallory', $run);
 ok(1, 'the long run is gone with its session');
+
+# 3b. background runs: each takes a conductor, a client and a recorder, and
+# every one of them counts; a start that does not fit is refused at once
+my @started;
+for my $i (1 .. 3)
+{
+	($ret, $out, $err) = as_role('alice',
+		q{SELECT polarbench_start('select-only', clients => 1, duration => 600)});
+	push @started, $out if $ret == 0;
+}
+is(scalar(@started), 2, 'two one-client background runs fit in polarbench.max_clients of 6');
+like($err, qr/too many polarbench workers/, 'the third is refused');
+is($node->safe_psql('postgres', $workers), '6', 'six polarbench processes, no more');
+$node->safe_psql('postgres', "SELECT polarbench_cancel($_)") for @started;
+$node->poll_query_until('postgres', "SELECT ($workers) = 0") or die;
+ok(1, 'the background runs are canceled, with their workers');
 
 # 4. runs started from a script: refused in the client, the run fails alone
 ($ret, $out, $err) = as_role('mallory', q{

@@ -1,0 +1,564 @@
+/*-------------------------------------------------------------------------
+ *
+ * settings_journal.c
+ *	  The server settings a run has set with ALTER SYSTEM (fsync = off, ...)
+ *	  and the values to put back, written durably before the change, so
+ *	  that a crash or an immediate stop in the middle of the run does not
+ *	  leave them changed for good.
+ *
+ * The journal is one file in the data directory, written (to a temporary
+ * name, flushed, then renamed durably) before the first ALTER SYSTEM of a
+ * run, and removed durably once the run has put its settings back.  It
+ * names the process that wrote it and when that process started: while
+ * that process lives, the settings are its run's; once it is gone without
+ * removing the file (the server crashed, or was stopped in immediate mode,
+ * or the process was killed), they are left over, and the next call of any
+ * polarbench function, in any database, puts them back as the file says,
+ * with a WARNING that says what it put back.  With polarbench in
+ * shared_preload_libraries, a worker does so when the server starts.
+ * Until they are put back, every polarbench call warns.
+ *
+ * One run at a time changes server settings: the journal's existence is
+ * the claim, taken under a cluster-wide lock.
+ *
+ * Putting back is done as the bootstrap superuser, whoever calls: the
+ * values are those a superuser (or a role granted ALTER SYSTEM on them)
+ * had, read from a file that only the server writes.
+ *
+ * calls: alter_system.c.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "access/xact.h"
+#include "catalog/pg_authid.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/fd.h"
+#include "storage/ipc.h"
+#include "storage/lock.h"
+#include "utils/backend_status.h"
+#include "utils/timestamp.h"
+
+#include "alter_system.h"
+#include "compat.h"
+#include "settings_journal.h"
+
+#define PB_JOURNAL_TEMP			PB_JOURNAL_FILE ".tmp"
+#define PB_JOURNAL_HEADER		"polarbench server settings journal 1"
+
+/* The key of the journal's lock (an advisory lock of no database) */
+#define PB_JOURNAL_KEY1			0x50425244	/* "PBRD" */
+#define PB_JOURNAL_KEY2			2
+
+/* One parameter the run set */
+typedef struct PbJournalEntry
+{
+	char	   *name;
+	char	   *previous;		/* in postgresql.auto.conf before; NULL: none */
+	char	   *value;			/* what the run set */
+} PbJournalEntry;
+
+/* What the file says */
+typedef struct PbJournal
+{
+	int			pid;			/* of the process that wrote it */
+	TimestampTz started;		/* when that process started */
+	int			n;
+	PbJournalEntry *entries;
+} PbJournal;
+
+static void pb_journal_write_as(int pid, TimestampTz started, int n,
+								char *const *names, char *const *previous,
+								char *const *values);
+
+static LOCKTAG journal_tag;
+static bool journal_locked = false;
+
+/* No journal was found, and none but this process's can appear since */
+static bool journal_clear = false;
+
+/* Hex digits of a string, so that any byte can stand in a line. */
+static void
+pb_append_hex(StringInfo buf, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *) s; *p; p++)
+		appendStringInfo(buf, "%02x", *p);
+}
+
+/* A string from its hex digits; NULL if they are not. */
+static char *
+pb_from_hex(const char *hex)
+{
+	size_t		len = strlen(hex);
+	char	   *s;
+
+	if (len % 2 != 0)
+		return NULL;
+	s = palloc(len / 2 + 1);
+	for (size_t i = 0; i < len / 2; i++)
+	{
+		unsigned int byte;
+
+		if (sscanf(hex + 2 * i, "%2x", &byte) != 1 || byte == 0)
+			return NULL;
+		s[i] = (char) byte;
+	}
+	s[len / 2] = '\0';
+	return s;
+}
+
+/*
+ * pb_journal_lock
+ *		Take the journal's lock, until pb_journal_unlock() or the end of the
+ *		(sub)transaction.
+ */
+void
+pb_journal_lock(void)
+{
+	SET_LOCKTAG_ADVISORY(journal_tag, InvalidOid, PB_JOURNAL_KEY1,
+						 PB_JOURNAL_KEY2, 2);
+	(void) LockAcquire(&journal_tag, ExclusiveLock, false, false);
+	journal_locked = true;
+}
+
+/* Let the journal's lock go, if an error has not already. */
+void
+pb_journal_unlock(void)
+{
+	if (journal_locked && PB_LOCK_HELD_BY_ME(&journal_tag, ExclusiveLock))
+		(void) LockRelease(&journal_tag, ExclusiveLock, false);
+	journal_locked = false;
+}
+
+/* What reading the journal found */
+typedef enum PbJournalState
+{
+	PB_JOURNAL_NONE,			/* no journal */
+	PB_JOURNAL_FOUND,
+	PB_JOURNAL_UNREADABLE		/* a file that does not read as one */
+} PbJournalState;
+
+/*
+ * pb_journal_read
+ *		Read the journal into *j.  A file that does not read as a journal is
+ *		reported at elevel (it is not removed: someone must look at it).
+ */
+static PbJournalState
+pb_journal_read(PbJournal *j, int elevel)
+{
+	FILE	   *file = AllocateFile(PB_JOURNAL_FILE, "r");
+	char		line[8192];
+	int			lineno = 0;
+	int			capacity = 8;
+	bool		ok = true;
+
+	memset(j, 0, sizeof(PbJournal));
+	if (file == NULL)
+	{
+		if (errno == ENOENT)
+			return PB_JOURNAL_NONE;
+		ereport(elevel,
+				(errcode_for_file_access(),
+				 errmsg("could not open file \"%s\": %m", PB_JOURNAL_FILE)));
+		return PB_JOURNAL_UNREADABLE;
+	}
+	j->entries = palloc(sizeof(PbJournalEntry) * capacity);
+	while (ok && fgets(line, sizeof(line), file) != NULL)
+	{
+		char		name[4096];
+		char		previous[4096];
+		char		value[4096];
+		long long	started;
+
+		line[strcspn(line, "\n")] = '\0';
+		lineno++;
+		if (lineno == 1)
+			ok = strcmp(line, PB_JOURNAL_HEADER) == 0;
+		else if (lineno == 2)
+		{
+			ok = sscanf(line, "writer %d %lld", &j->pid, &started) == 2;
+			j->started = (TimestampTz) started;
+		}
+		else if (sscanf(line, "param %4095s %4095s %4095s", name, previous, value) == 3)
+		{
+			PbJournalEntry *e;
+
+			if (j->n == capacity)
+			{
+				capacity *= 2;
+				j->entries = repalloc(j->entries, sizeof(PbJournalEntry) * capacity);
+			}
+			e = &j->entries[j->n++];
+			e->name = pb_from_hex(name);
+			e->previous = strcmp(previous, "-") == 0 ? NULL : pb_from_hex(previous);
+			e->value = pb_from_hex(value);
+			ok = e->name != NULL && e->value != NULL &&
+				(e->previous != NULL || strcmp(previous, "-") == 0);
+		}
+		else
+			ok = false;
+	}
+	FreeFile(file);
+	if (ok && lineno >= 2)
+		return PB_JOURNAL_FOUND;
+	ereport(elevel,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("file \"%s\" of the data directory is not a polarbench server settings journal",
+					PB_JOURNAL_FILE),
+			 errhint("It names the server settings a run changed and their earlier values; put those back with ALTER SYSTEM, then remove the file.")));
+	return PB_JOURNAL_UNREADABLE;
+}
+
+/*
+ * pb_journal_writer_alive
+ *		Whether the process that wrote the journal still runs: a process of
+ *		that pid that started when it did.
+ */
+static bool
+pb_journal_writer_alive(const PbJournal *j)
+{
+	int			nbackends;
+
+	if (j->pid == MyProcPid && j->started == MyStartTimestamp)
+		return true;
+	pgstat_clear_backend_activity_snapshot();
+	nbackends = pgstat_fetch_stat_numbackends();
+	for (int i = 1; i <= nbackends; i++)
+	{
+		LocalPgBackendStatus *local = pgstat_fetch_stat_local_beentry(i);
+
+		if (local != NULL && local->backendStatus.st_procpid == j->pid)
+			return local->backendStatus.st_proc_start_timestamp == j->started;
+	}
+	return false;
+}
+
+/*
+ * pb_journal_held_by_other
+ *		Whether the journal is another live process's (its pid in *pid):
+ *		then that process's run has server settings in place.
+ */
+bool
+pb_journal_held_by_other(int *pid)
+{
+	PbJournal	j;
+
+	if (pb_journal_read(&j, ERROR) == PB_JOURNAL_NONE)
+		return false;
+	*pid = j.pid;
+	return pb_journal_writer_alive(&j) && j.pid != MyProcPid;
+}
+
+/*
+ * pb_journal_write
+ *		Write the journal of this process's run, durably: the n parameters
+ *		it is about to set to values, and their previous values in
+ *		postgresql.auto.conf (NULL: none).  Under the journal's lock, with no
+ *		journal of another's in place.
+ */
+void
+pb_journal_write(int n, char *const *names, char *const *previous,
+				 char *const *values)
+{
+	pb_journal_write_as(MyProcPid, MyStartTimestamp, n, names, previous, values);
+}
+
+/* pb_journal_write() as the process of that pid and start. */
+static void
+pb_journal_write_as(int pid, TimestampTz started, int n, char *const *names,
+					char *const *previous, char *const *values)
+{
+	StringInfoData buf;
+	int			fd;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "%s\nwriter %d " INT64_FORMAT "\n", PB_JOURNAL_HEADER,
+					 pid, (int64) started);
+	for (int i = 0; i < n; i++)
+	{
+		appendStringInfoString(&buf, "param ");
+		pb_append_hex(&buf, names[i]);
+		appendStringInfoChar(&buf, ' ');
+		if (previous[i] == NULL)
+			appendStringInfoChar(&buf, '-');
+		else
+			pb_append_hex(&buf, previous[i]);
+		appendStringInfoChar(&buf, ' ');
+		pb_append_hex(&buf, values[i]);
+		appendStringInfoChar(&buf, '\n');
+	}
+
+	fd = OpenTransientFile(PB_JOURNAL_TEMP, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
+	if (fd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not create file \"%s\": %m", PB_JOURNAL_TEMP)));
+	errno = 0;
+	if (write(fd, buf.data, buf.len) != buf.len)
+	{
+		int			save_errno = errno;
+
+		CloseTransientFile(fd);
+		(void) unlink(PB_JOURNAL_TEMP);
+		errno = save_errno ? save_errno : ENOSPC;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not write file \"%s\": %m", PB_JOURNAL_TEMP)));
+	}
+	if (pg_fsync(fd) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not fsync file \"%s\": %m", PB_JOURNAL_TEMP)));
+	if (CloseTransientFile(fd) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not close file \"%s\": %m", PB_JOURNAL_TEMP)));
+	(void) durable_rename(PB_JOURNAL_TEMP, PB_JOURNAL_FILE, ERROR);
+	journal_clear = false;
+}
+
+/*
+ * pb_journal_remove
+ *		Remove this process's journal durably, once its run's settings are
+ *		back as they were.
+ */
+void
+pb_journal_remove(void)
+{
+	PbJournal	j;
+
+	if (pb_journal_read(&j, WARNING) == PB_JOURNAL_FOUND && j.pid == MyProcPid &&
+		j.started == MyStartTimestamp)
+		(void) durable_unlink(PB_JOURNAL_FILE, ERROR);
+}
+
+/*
+ * pb_journal_restore
+ *		Put back what a journal names, as the bootstrap superuser, latest
+ *		first; say in *said what was put back, and in *failed what could
+ *		not be (with why).  Returns whether all was.
+ */
+static bool
+pb_journal_restore(const PbJournal *j, StringInfo said, StringInfo failed)
+{
+	Oid			save_user;
+	int			save_sec;
+	bool		ok = true;
+
+	GetUserIdAndSecContext(&save_user, &save_sec);
+	for (int i = j->n - 1; i >= 0; i--)
+	{
+		const PbJournalEntry *e = &j->entries[i];
+		char	   *error;
+		bool		done;
+
+		SetUserIdAndSecContext(BOOTSTRAP_SUPERUSERID,
+							   save_sec | SECURITY_LOCAL_USERID_CHANGE);
+		done = pb_alter_system_try(e->name, e->previous, &error);
+		SetUserIdAndSecContext(save_user, save_sec);
+		if (!done)
+		{
+			ok = false;
+			appendStringInfo(failed, "%s%s (%s)", failed->len ? "; " : "",
+							 e->name, error);
+		}
+		else if (e->previous != NULL)
+			appendStringInfo(said, "%s%s = '%s' (the run had set '%s')",
+							 said->len ? ", " : "", e->name, e->previous,
+							 e->value);
+		else
+			appendStringInfo(said, "%s%s reset (the run had set '%s')",
+							 said->len ? ", " : "", e->name, e->value);
+	}
+	return ok;
+}
+
+/*
+ * pb_journal_recover_locked
+ *		pb_journal_recover_now() with the journal's lock held; a journal of
+ *		this process's own is left over too when mine_too.
+ */
+static void
+pb_journal_recover_locked(bool mine_too)
+{
+	PbJournal	j;
+	StringInfoData said;
+	StringInfoData failed;
+	PbJournalState state;
+
+	state = pb_journal_read(&j, WARNING);
+	if (state == PB_JOURNAL_NONE)
+	{
+		journal_clear = true;
+		return;
+	}
+	if (state == PB_JOURNAL_UNREADABLE)
+		return;
+	if (pb_journal_writer_alive(&j) &&
+		!(mine_too && j.pid == MyProcPid && j.started == MyStartTimestamp))
+		return;
+	initStringInfo(&said);
+	initStringInfo(&failed);
+	if (!pb_journal_restore(&j, &said, &failed))
+	{
+		ereport(WARNING,
+				(errmsg("server settings of an interrupted polarbench run are still in place"),
+				 errdetail("Put back: %s.  Could not put back: %s.",
+						   said.len ? said.data : "none", failed.data),
+				 errhint("Put them back with ALTER SYSTEM and SELECT pg_reload_conf(); file \"%s\" in the data directory names them, and the next polarbench call tries again while it is there.",
+						 PB_JOURNAL_FILE)));
+		return;
+	}
+	(void) durable_unlink(PB_JOURNAL_FILE, ERROR);
+	journal_clear = true;
+	if (!pb_reload_signal())
+		ereport(WARNING,
+				(errmsg("could not send a reload signal to the postmaster: %m")));
+	ereport(WARNING,
+			(errmsg("server settings of an interrupted polarbench run were put back"),
+			 errdetail("%s.", said.data),
+			 errhint("The run that had set them ended without putting them back: the server crashed or was stopped, or its process was killed.")));
+}
+
+/*
+ * pb_journal_recover_now
+ *		If a run's journal is left over (its process is gone), put back what
+ *		it names, remove it and have the configuration reloaded, with a
+ *		WARNING saying what was put back; if that cannot be done, a WARNING
+ *		saying what is still in place.  In a transaction.
+ */
+void
+pb_journal_recover_now(void)
+{
+	pb_journal_lock();
+	pb_journal_recover_locked(false);
+	pb_journal_unlock();
+}
+
+/*
+ * pb_journal_claim
+ *		Before a run of this process sets server settings: under the
+ *		journal's lock (held on return, for pb_journal_write()), put back
+ *		what a journal left over names (one of this process's own too: its
+ *		run is over), then refuse if another process's run has server
+ *		settings in place.
+ */
+void
+pb_journal_claim(void)
+{
+	int			pid;
+
+	pb_journal_lock();
+	pb_journal_recover_locked(true);
+	if (pb_journal_held_by_other(&pid))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("server settings of another polarbench run are in place"),
+				 errdetail("The run of process %d has set server settings, which it puts back when it ends.", pid),
+				 errhint("Run with server settings once that run is over.")));
+}
+
+/*
+ * pb_journal_orphan
+ *		This process's journal is no longer its run's: write it again as no
+ *		live process's, so that the next polarbench call of any session puts
+ *		back what it names (used before putting them back on the way out of
+ *		an error, should that fail part of the way).
+ */
+void
+pb_journal_orphan(void)
+{
+	PbJournal	j;
+	char	  **names;
+	char	  **previous;
+	char	  **values;
+
+	if (pb_journal_read(&j, WARNING) != PB_JOURNAL_FOUND ||
+		j.pid != MyProcPid || j.started != MyStartTimestamp)
+		return;
+	names = palloc(sizeof(char *) * Max(j.n, 1));
+	previous = palloc(sizeof(char *) * Max(j.n, 1));
+	values = palloc(sizeof(char *) * Max(j.n, 1));
+	for (int i = 0; i < j.n; i++)
+	{
+		names[i] = j.entries[i].name;
+		previous[i] = j.entries[i].previous;
+		values[i] = j.entries[i].value;
+	}
+	pb_journal_write_as(0, 0, j.n, names, previous, values);
+}
+
+/*
+ * pb_journal_recover
+ *		At the start of every polarbench function: pb_journal_recover_now(),
+ *		unless this process has already found no journal (none can appear
+ *		since but one of its own: another process's run that wrote one and
+ *		then died without removing it took the server down with it).
+ */
+void
+pb_journal_recover(void)
+{
+	struct stat st;
+
+	/* no subtransaction in parallel mode: a later call does it */
+	if (journal_clear || IsInParallelMode() || !IsTransactionState())
+		return;
+	if (stat(PB_JOURNAL_FILE, &st) != 0 && errno == ENOENT)
+	{
+		journal_clear = true;
+		return;
+	}
+	pb_journal_recover_now();
+}
+
+/*
+ * pb_journal_register_worker
+ *		With polarbench in shared_preload_libraries: a worker that puts back
+ *		the settings of a run interrupted by the server's stop, as soon as
+ *		the server starts.
+ */
+void
+pb_journal_register_worker(void)
+{
+	BackgroundWorker worker;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_ConsistentState;
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
+	strlcpy(worker.bgw_library_name, "polarbench", BGW_MAXLEN);
+	strlcpy(worker.bgw_function_name, "pb_journal_worker_main", BGW_MAXLEN);
+	strlcpy(worker.bgw_name, "polarbench settings restore", BGW_MAXLEN);
+	strlcpy(worker.bgw_type, "polarbench settings restore", BGW_MAXLEN);
+	RegisterBackgroundWorker(&worker);
+}
+
+/*
+ * pb_journal_worker_main
+ *		The worker pb_journal_register_worker() registers: connected to no
+ *		database, as the bootstrap superuser.
+ */
+void
+pb_journal_worker_main(Datum main_arg)
+{
+	struct stat st;
+
+	BackgroundWorkerUnblockSignals();
+	if (stat(PB_JOURNAL_FILE, &st) != 0 && errno == ENOENT)
+		proc_exit(0);
+	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	pgstat_report_activity(STATE_RUNNING, "polarbench: putting back server settings");
+	pb_journal_recover_now();
+	CommitTransactionCommand();
+	pgstat_report_activity(STATE_IDLE, NULL);
+	proc_exit(0);
+}
