@@ -24,7 +24,7 @@ PB_RUN_OBJS = src/run/run_shmem.o src/run/run_lockwait.o \
 	src/run/client_worker.o src/run/recorder_worker.o src/run/run_check.o \
 	src/run/run_views.o src/run/run_report.o src/run/run_launcher.o \
 	src/run/run_entry.o src/run/run_control.o src/run/run_background.o \
-	src/run/run_sweep.o src/run/run_nodes.o
+	src/run/run_sweep.o src/run/run_record_check.o src/run/run_nodes.o
 PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
 	src/load/page_writers.o src/load/bulk_insert.o \

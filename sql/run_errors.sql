@@ -10,6 +10,7 @@ SELECT * FROM polarbench_run('no-such-workload');
 SELECT * FROM polarbench_run('select-only', clients => 0);
 SELECT * FROM polarbench_run('select-only', clients => NULL);
 SELECT * FROM polarbench_run('select-only', clients => 1000);
+SELECT * FROM polarbench_run('select-only', clients => 2147483647);
 SELECT * FROM polarbench_run('select-only', duration => -1);
 SELECT * FROM polarbench_run('select-only', duration => 'NaN');
 SELECT * FROM polarbench_run('select-only', duration => 10, transactions => 10);
@@ -25,6 +26,10 @@ SELECT * FROM polarbench_run(script => 'SELECT 1;', vars => '{"a": [1]}');
 SELECT * FROM polarbench_run(script => 'SELECT 1;', vars => '{"a": null}');
 SELECT * FROM polarbench_run(script => 'SELECT 1;', vars => '{"a-b": 1}');
 SELECT * FROM polarbench_run(script => 'SELECT 1;', scale => 0);
+-- settings: names as SET takes them, each once
+SELECT * FROM polarbench_run(script => 'SELECT 1;', settings => '{"DateStyle": "ISO", "datestyle": "SQL"}');
+SELECT * FROM polarbench_run(script => 'SELECT 1;', server_settings => '{"Fsync": "on", "fsync": "on"}');
+SELECT * FROM polarbench_run(script => 'SELECT 1;', settings => '{"no_such_parameter": 1}');
 SELECT count(*) = (SELECT n FROM runs_before) AS nothing_recorded FROM polarbench_runs;
 
 -- not inside a transaction that has written data
@@ -60,6 +65,30 @@ SELECT status, error_sqlstate, error_message
   FROM polarbench_runs ORDER BY run_id DESC LIMIT 1;
 
 \set VERBOSITY default
+
+-- a parameter in mixed case, or by its old name, is the parameter
+SELECT transactions FROM polarbench_run(script => 'SELECT 1;', transactions => 1,
+                                        settings => '{"DateStyle": "SQL, DMY", "sort_mem": "8MB"}');
+SELECT settings, effective_settings->>'work_mem' AS work_mem
+  FROM polarbench_runs ORDER BY run_id DESC LIMIT 1;
+-- (polarbench_run(...)).* would be a run per column: refused, nothing run
+SELECT count(*) AS runs_then FROM polarbench_runs \gset
+SELECT (polarbench_run('select-only', transactions => 1)).*;
+SELECT (polarbench_run('select-only', transactions => 1)).tps,
+       (polarbench_run('select-only', transactions => 1)).qps;
+SELECT count(*) = :runs_then AS nothing_run FROM polarbench_runs;
+-- one column of one call is one run
+SELECT (polarbench_run('select-only', transactions => 1)).transactions;
+-- in a function's statement, the second call of the statement is refused
+DO $$
+DECLARE
+	r record;
+BEGIN
+	SELECT (polarbench_run('select-only', transactions => 1)).* INTO r;
+END $$;
+-- a polarbench_wait timeout that is no number
+SELECT * FROM polarbench_wait(1, 'NaN');
+SELECT * FROM polarbench_wait(1, -1);
 
 -- missing pgbench tables for a built-in workload
 DROP TABLE pgbench_branches;

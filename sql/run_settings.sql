@@ -69,6 +69,22 @@ SELECT transactions FROM polarbench_run(script => 'SELECT abalance FROM pgbench_
                                         transactions => 1, settings => '{"lc_messages": "C"}');
 RESET ROLE;
 SELECT count(*) = :runs_before + 1 AS only_the_granted_run FROM polarbench_runs;
+-- one pg_settings hides from the role (GUC_SUPERUSER_ONLY) is found as SET
+-- finds it, and its value shown to the role as pg_settings would show it
+SET ROLE pb_settings_role;
+SELECT * FROM polarbench_run(script => 'SELECT abalance FROM pgbench_accounts WHERE aid = 1;',
+                             transactions => 1, settings => '{"dynamic_library_path": "$libdir"}');
+RESET ROLE;
+GRANT SET ON PARAMETER dynamic_library_path TO pb_settings_role;
+SET ROLE pb_settings_role;
+SELECT transactions FROM polarbench_run(script => 'SELECT abalance FROM pgbench_accounts WHERE aid = 1;',
+                                        transactions => 1, settings => '{"Dynamic_Library_Path": "$libdir"}');
+SELECT settings, effective_settings->>'dynamic_library_path' AS effective
+  FROM polarbench_runs ORDER BY run_id DESC LIMIT 1;
+RESET ROLE;
+SELECT settings, effective_settings->>'dynamic_library_path' AS effective
+  FROM polarbench_runs ORDER BY run_id DESC LIMIT 1;
+REVOKE SET ON PARAMETER dynamic_library_path FROM pb_settings_role;
 
 REVOKE SET ON PARAMETER lc_messages FROM pb_settings_role;
 REVOKE SELECT ON pgbench_accounts FROM pb_settings_role;

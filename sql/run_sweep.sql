@@ -53,6 +53,21 @@ SELECT * FROM polarbench_sweep('select-only', settings => ARRAY['{"work_mem": "8
 SELECT * FROM polarbench_sweep('select-only', settings => ARRAY['{"work_mem": "8MB"}', '{"work_mem": "8XB"}']::jsonb[]);
 SELECT * FROM polarbench_sweep('select-only', settings => ARRAY['{"work_mem": "8MB"}', '{"fsync": "off"}']::jsonb[]);
 SELECT * FROM polarbench_sweep('select-only', settings => ARRAY['["work_mem"]']::jsonb[]);
+-- the same set, its names in another case; a parameter given twice
+SELECT * FROM polarbench_sweep('select-only', settings => ARRAY['{"DateStyle": "ISO"}', '{"datestyle": "ISO"}']::jsonb[]);
+SELECT * FROM polarbench_sweep('select-only', settings => ARRAY['{"DateStyle": "ISO", "datestyle": "SQL"}']::jsonb[]);
+-- a run the limits have no room for, found before the first run starts
+SET polarbench.max_clients = 3;
+SELECT * FROM polarbench_sweep('select-only', clients => '{1,2,3}', transactions => 1);
+RESET polarbench.max_clients;
+-- a variable set that breaks the script of its turn, found before the first
+SELECT * FROM polarbench_sweep(script => 'SELECT :n::int;', clients => '{1}', transactions => 1,
+                               vars => ARRAY['{"n": 1}', '{"n": "x"}']::jsonb[]);
+-- bounded: repetitions, runs, and their time together
+SELECT * FROM polarbench_sweep('select-only', repeat => 2147483647);
+SELECT * FROM polarbench_sweep('select-only', clients => (SELECT array_agg(i) FROM generate_series(1, 101) i),
+                               repeat => 100);
+SELECT * FROM polarbench_sweep('select-only', clients => '{1,2}', duration => 86400);
 SELECT count(*) = :runs_before AS nothing_run FROM polarbench_runs;
 \set SHOW_CONTEXT never
 SELECT * FROM polarbench_sweep_table(2001, 'bogus');

@@ -208,6 +208,18 @@ pb_admission_begin(int nworkers)
 }
 
 /*
+ * pb_admission_check
+ *		Whether nworkers more workers would fit every limit now, as
+ *		pb_admission_begin() finds; holds nothing.
+ */
+void
+pb_admission_check(int nworkers)
+{
+	pb_admission_begin(nworkers);
+	pb_admission_end();
+}
+
+/*
  * pb_admission_end
  *		The admitted workers have connected (or gone): let the next run count.
  */

@@ -18,6 +18,7 @@
 
 extern void pb_refuse_in_worker(const char *function);
 extern void pb_admission_begin(int nworkers);
+extern void pb_admission_check(int nworkers);
 extern void pb_admission_end(void);
 
 #endif							/* PB_ADMISSION_H */

@@ -375,6 +375,8 @@ typedef struct PbRunParams
 	int			sweep_repeat;
 	/* on a hot standby: the run's negative id; its rows are kept in no table */
 	int64		unstored_id;
+	/* only check the run, as a sweep does of its runs before the first */
+	bool		check_only;
 	/* called once the run is recorded and its clients released, or NULL */
 	void		(*on_started) (int64 run_id, void *arg);
 	void	   *on_started_arg;
@@ -632,6 +634,7 @@ extern void pb_check_caller(const char *function, bool background);
 extern void pb_check_one_dimension(struct ArrayType *array, const char *name);
 extern void pb_settings_from_json(PbRunConfig *config, Jsonb *jb);
 extern void pb_server_settings_from_json(PbRunConfig *config, Jsonb *jb);
+extern void pb_check_native_options(const PbWorkloadDef *def, Jsonb *options);
 extern void pb_run_from_args(FunctionCallInfo fcinfo, bool background,
 							 PbRunParams *params, PbRunConfig **config,
 							 PbRunResult *result);
@@ -684,6 +687,9 @@ extern const char *pb_doc_kept(int64 run_id);
 
 /* How many unstored runs' documents a session keeps */
 #define PB_KEPT_DOCUMENTS	16
+
+/* run_record_check.c */
+extern void pb_record_check(Jsonb *doc, const char *nsp);
 
 /* run_report.c */
 extern Datum polarbench_report(PG_FUNCTION_ARGS);

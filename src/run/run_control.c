@@ -328,7 +328,12 @@ polarbench_wait(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(1))
 	{
 		timeout = PG_GETARG_FLOAT8(1);
-		if (timeout < 0 || isnan(timeout))
+		if (isnan(timeout))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("timeout must be a number of seconds, not NaN"),
+					 errhint("timeout is in seconds; NULL waits as long as the run lasts.")));
+		if (timeout < 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("timeout must not be negative"),

@@ -35,6 +35,7 @@
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "postmaster/postmaster.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
@@ -406,6 +407,43 @@ pb_set_json_option(const char *name, const char *value, void *arg)
 				 err.detail[0] ? errhint("%s", err.detail) : 0));
 	b->tables_given |= pb_workload_option_is(name, "tables");
 	b->table_size_given |= pb_workload_option_is(name, "table_size");
+}
+
+/*
+ * pb_check_native_options
+ *		Options of a sysbench or YCSB workload as a run would read them
+ *		(its tool's defaults for the workload, then those given), checked as
+ *		a run checks them: an option it does not have, a value out of its
+ *		range or of the wrong type, or options that do not go together are
+ *		errors.  What only the tables can tell is not looked at.
+ */
+void
+pb_check_native_options(const PbWorkloadDef *def, Jsonb *options)
+{
+	PbOptionsBuilder b;
+	PbError		err;
+
+	memset(&b, 0, sizeof(b));
+	b.kind = def->kind;
+	if (def->kind == PB_KIND_SYSBENCH)
+	{
+		b.options = palloc0(sizeof(PbSysbenchOptions));
+		pb_sysbench_defaults(b.options, def->variant);
+	}
+	else
+	{
+		b.options = palloc0(sizeof(PbYcsbOptions));
+		pb_ycsb_defaults(b.options, def->variant);
+	}
+	pb_json_scalars(options, "options", "option",
+					"{\"tables\": 64, \"table_size\": 25000}",
+					pb_set_json_option, &b);
+	memset(&err, 0, sizeof(err));
+	if (!pb_workload_check_options(def->kind, b.options, &err))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg_internal("%s", err.message),
+				 err.detail[0] ? errhint("%s", err.detail) : 0));
 }
 
 /*
@@ -1019,7 +1057,7 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("clients must not be null")));
 	clients = PG_GETARG_INT32(ARG_CLIENTS);
-	pb_check_range("clients", clients, 1, PB_NO_MAXIMUM, NULL);
+	pb_check_range("clients", clients, 1, MAX_BACKENDS - 1, NULL);
 	if (clients + 1 > max_worker_processes)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
@@ -1079,6 +1117,16 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 	}
 	/* the settings first: the scripts are checked as the clients will run them */
 	pb_settings_check(config);
+
+	/* a sweep's check of a run to come: all but the start */
+	if (params.check_only)
+	{
+		pb_run_configure_and_launch(fcinfo, background, &params, config, native,
+									limited, clients, result_out);
+		*config_out = config;
+		*params_out = params;
+		return;
+	}
 
 	/* from here on, the server's settings are put back whatever happens */
 	PG_ENSURE_ERROR_CLEANUP(pb_server_settings_cleanup, PointerGetDatum(config));
@@ -1156,6 +1204,14 @@ pb_run_configure_and_launch(FunctionCallInfo fcinfo, bool background,
 	}
 
 	pb_settings_pop(nest);
+
+	/* a run to come: it would fit what the limits leave now */
+	if (params.check_only)
+	{
+		pb_admission_check(clients + 1);
+		*params_io = params;
+		return;
+	}
 
 	params.owner = pb_extension_owner(&schema);
 	params.schema = get_namespace_name(schema);

@@ -205,13 +205,13 @@ pb_lock_wait_check(int pid, char **detail, int64 *waited_ms)
 	*waited_ms = waited;
 	if (pb_waits_for_me(pid))
 	{
-		*detail = psprintf("Process %d waits for a %s lock that this session (process %d) holds, directly or behind other waiters, while this session waits for the run.",
+		*detail = psprintf("Process %d waits for a lock of type %s that this session (process %d) holds, directly or behind other waiters, while this session waits for the run.",
 						   pid, pgstat_get_wait_event(wait_event), MyProcPid);
 		return PB_LOCKWAIT_FOR_ME;
 	}
 	if (pb_lock_timeout > 0 && waited >= pb_lock_timeout)
 	{
-		*detail = psprintf("Process %d has waited %.1f s for a %s lock; it waits for %s.",
+		*detail = psprintf("Process %d has waited %.1f s for a lock of type %s; it waits for %s.",
 						   pid, waited / 1000.0, pgstat_get_wait_event(wait_event),
 						   pb_describe_wait_chain(pid));
 		return PB_LOCKWAIT_TOO_LONG;

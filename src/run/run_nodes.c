@@ -15,7 +15,8 @@
  * fixed SQL taking the document as a parameter: only its values, read by
  * the columns' input functions, reach the tables.
  *
- * calls: run_status.c, run_document.c, run_report.c, run_control.c.
+ * calls: run_status.c, run_document.c, run_report.c, run_control.c,
+ * run_record_check.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -147,6 +148,7 @@ polarbench_record(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	nest = pb_as_owner_begin(owner, &save_user, &save_sec);
+	pb_record_check(doc, nsp);
 	/* the run: a new id of this server's, the caller's, no live worker */
 	if (SPI_execute_with_args(psprintf(
 									   "INSERT INTO %s.polarbench_run_data SELECT r.*"

@@ -26,6 +26,7 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "catalog/pg_authid.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
@@ -220,6 +221,39 @@ pb_settings_check_in_subxact(void *arg)
 }
 
 /*
+ * pb_setting_shown_value
+ *		A parameter's value as SHOW shows it, NULL if there is none.  One
+ *		only superusers may examine is read as the bootstrap superuser: it
+ *		is recorded with the run, and the view shows it only to roles that
+ *		may examine it (polarbench_shown_settings()).
+ */
+static char *
+pb_setting_shown_value(const char *name)
+{
+	struct config_generic *record = pb_setting_lookup(name);
+	Oid			save_user;
+	int			save_sec;
+	char	   *value;
+
+	if (record == NULL)
+		return NULL;
+	if ((record->flags & GUC_SUPERUSER_ONLY) == 0)
+		return GetConfigOptionByName(name, NULL, true);
+	GetUserIdAndSecContext(&save_user, &save_sec);
+	SetUserIdAndSecContext(BOOTSTRAP_SUPERUSERID, save_sec | SECURITY_LOCAL_USERID_CHANGE);
+	PG_TRY();
+	{
+		value = GetConfigOptionByName(name, NULL, true);
+	}
+	PG_FINALLY();
+	{
+		SetUserIdAndSecContext(save_user, save_sec);
+	}
+	PG_END_TRY();
+	return value;
+}
+
+/*
  * pb_settings_effective
  *		The values of the recorded parameters and of those given, as JSON.
  */
@@ -235,7 +269,7 @@ pb_settings_effective(const PbRunConfig *config)
 	{
 		const char *name = i < nrecorded ? pb_recorded_settings[i] :
 			config->setting_names[i - nrecorded];
-		char	   *value = GetConfigOptionByName(name, NULL, true);
+		char	   *value = pb_setting_shown_value(name);
 		bool		seen = false;
 
 		/* a setting given that is also a recorded one appears once */

@@ -164,11 +164,19 @@ pb_fail_run_error(PbRunShared *run, int client, int code, const char *message,
 void
 pb_fail_run_too_long(PbRunShared *run)
 {
+	const char *hint;
+
+	/* what made it last: its transactions, its operations, or its rate */
+	if (run->transactions_limit > 0)
+		hint = "Run fewer transactions, or ask a superuser to raise polarbench.max_run_duration.";
+	else if (run->ops_limit > 0)
+		hint = "Run fewer operations (operationcount, or the records of a load), or ask a superuser to raise polarbench.max_run_duration.";
+	else
+		hint = "Give a shorter duration or a higher rate, or ask a superuser to raise polarbench.max_run_duration.";
 	pb_fail_run_hint(run, PB_FAILED_BY_LAUNCHER, ERRCODE_QUERY_CANCELED,
 					 psprintf("the run exceeded polarbench.max_run_duration (%d s)",
 							  (int) ((run->limit_ns - run->start_ns) / 1000000000)),
-					 NULL,
-					 "Run fewer transactions, or ask a superuser to raise polarbench.max_run_duration.");
+					 NULL, hint);
 }
 
 /*

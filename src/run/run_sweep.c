@@ -38,6 +38,7 @@
 
 #include "args.h"
 #include "run.h"
+#include "settings.h"
 #include "settings_journal.h"
 
 PG_FUNCTION_INFO_V1(polarbench_sweep);
@@ -86,6 +87,10 @@ enum
 };
 
 /* One dimension of a sweep: the values of an array argument, or one NULL */
+/* The most repetitions, and the most runs, of one sweep */
+#define PB_MAX_SWEEP_REPEAT		1000
+#define PB_MAX_SWEEP_RUNS		10000
+
 typedef struct PbDimension
 {
 	int			n;
@@ -189,6 +194,58 @@ pb_check_setting_sets(const PbDimension *sets, const char *what, bool server,
 }
 
 /*
+ * pb_sweep_args
+ *		polarbench_run()'s arguments for the combination of client count c,
+ *		setting set s, server setting set g, variable set v and option set
+ *		o.
+ */
+static void
+pb_sweep_args(FunctionCallInfo run_fcinfo, const PbDimension *clients, int c,
+			  const PbDimension *sets, int s, const PbDimension *servers, int g,
+			  const PbDimension *vars, int v, const PbDimension *options, int o)
+{
+	run_fcinfo->args[ARG_CLIENTS].isnull = false;
+	run_fcinfo->args[ARG_CLIENTS].value = clients->values[c];
+	run_fcinfo->args[ARG_SETTINGS].isnull = sets->nulls[s];
+	run_fcinfo->args[ARG_SETTINGS].value = sets->values[s];
+	run_fcinfo->args[ARG_SERVER_SETTINGS].isnull = servers->nulls[g];
+	run_fcinfo->args[ARG_SERVER_SETTINGS].value = servers->values[g];
+	run_fcinfo->args[ARG_VARS].isnull = vars->nulls[v];
+	run_fcinfo->args[ARG_VARS].value = vars->values[v];
+	run_fcinfo->args[ARG_OPTIONS].isnull = options->nulls[o];
+	run_fcinfo->args[ARG_OPTIONS].value = options->values[o];
+}
+
+/*
+ * pb_check_sweep_size
+ *		A sweep is bounded: at most PB_MAX_SWEEP_RUNS runs, and with a
+ *		duration, runs that together last no longer than
+ *		polarbench.max_run_duration allows one run.
+ */
+static void
+pb_check_sweep_size(FunctionCallInfo fcinfo, int repeat, int64 combinations)
+{
+	int64		runs = combinations * repeat;
+
+	if (runs > PB_MAX_SWEEP_RUNS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a sweep of " INT64_FORMAT " runs is more than the %d a sweep may have",
+						runs, PB_MAX_SWEEP_RUNS),
+				 errdetail(INT64_FORMAT " combinations of clients and sets, each run %d times.",
+						   combinations, repeat),
+				 errhint("Sweep over fewer values, or repeat less.")));
+	if (!PG_ARGISNULL(SWEEP_DURATION) &&
+		PG_GETARG_FLOAT8(SWEEP_DURATION) * runs > pb_max_run_duration)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("a sweep of " INT64_FORMAT " runs of %g s would last longer than polarbench.max_run_duration (%d s)",
+						runs, PG_GETARG_FLOAT8(SWEEP_DURATION), pb_max_run_duration),
+				 errdetail("A sweep's runs together are bounded as one run is."),
+				 errhint("Run for a shorter time, sweep over fewer values, or ask a superuser to raise polarbench.max_run_duration.")));
+}
+
+/*
  * polarbench_sweep
  *		SQL entry point: see polarbench_sweep() in the install script.
  */
@@ -234,8 +291,11 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(SWEEP_REPEAT))
 	{
 		repeat = PG_GETARG_INT32(SWEEP_REPEAT);
-		pb_check_range("repeat", repeat, 1, PB_NO_MAXIMUM, NULL);
+		pb_check_range("repeat", repeat, 1, PB_MAX_SWEEP_REPEAT,
+					   "repeat is how many times every combination runs.");
 	}
+	pb_check_sweep_size(fcinfo, repeat, (int64) clients.n * sets.n * vars.n *
+						options.n * servers.n);
 	pb_check_setting_sets(&sets, "setting", false, pb_settings_from_json,
 						  pb_settings_check);
 	pb_check_setting_sets(&servers, "server setting", true,
@@ -271,6 +331,33 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 	run_fcinfo->args[ARG_PROGRESS].isnull = false;
 	run_fcinfo->args[ARG_PROGRESS].value = Int32GetDatum(0);
 
+	/*
+	 * Every combination, checked as its run will be before the first run
+	 * starts: a client count the limits do not leave room for, a script a
+	 * variable set breaks, options a workload does not take are found now,
+	 * not when their turn comes.  (Repetitions run the same.)
+	 */
+	for (int g = 0; g < servers.n; g++)
+		for (int s = 0; s < sets.n; s++)
+			for (int v = 0; v < vars.n; v++)
+				for (int o = 0; o < options.n; o++)
+					for (int c = 0; c < clients.n; c++)
+					{
+						PbRunParams params;
+						PbRunConfig *config;
+						PbRunResult result;
+
+						CHECK_FOR_INTERRUPTS();
+						pb_sweep_args(run_fcinfo, &clients, c, &sets, s, &servers, g,
+									  &vars, v, &options, o);
+						memset(&params, 0, sizeof(params));
+						params.check_only = true;
+						MemoryContextReset(run_cxt);
+						old_cxt = MemoryContextSwitchTo(run_cxt);
+						pb_run_from_args(run_fcinfo, false, &params, &config, &result);
+						MemoryContextSwitchTo(old_cxt);
+					}
+
 	for (int r = 1; r <= repeat; r++)
 		for (int g = 0; g < servers.n; g++)
 		for (int s = 0; s < sets.n; s++)
@@ -285,16 +372,8 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 						bool		nulls[OUT_NCOLUMNS];
 
 						CHECK_FOR_INTERRUPTS();
-						run_fcinfo->args[ARG_CLIENTS].isnull = false;
-						run_fcinfo->args[ARG_CLIENTS].value = clients.values[c];
-						run_fcinfo->args[ARG_SETTINGS].isnull = sets.nulls[s];
-						run_fcinfo->args[ARG_SETTINGS].value = sets.values[s];
-						run_fcinfo->args[ARG_SERVER_SETTINGS].isnull = servers.nulls[g];
-						run_fcinfo->args[ARG_SERVER_SETTINGS].value = servers.values[g];
-						run_fcinfo->args[ARG_VARS].isnull = vars.nulls[v];
-						run_fcinfo->args[ARG_VARS].value = vars.values[v];
-						run_fcinfo->args[ARG_OPTIONS].isnull = options.nulls[o];
-						run_fcinfo->args[ARG_OPTIONS].value = options.values[o];
+						pb_sweep_args(run_fcinfo, &clients, c, &sets, s, &servers, g,
+									  &vars, v, &options, o);
 
 						memset(&params, 0, sizeof(params));
 						params.sweep_id = sweep_id;
