@@ -84,6 +84,16 @@ client-all client-install client-uninstall client-clean:
 
 .PHONY: client-all client-install client-uninstall client-clean
 
+# The test tools the TAP suites run (test/tools), built before them.
+installcheck: test-tools
+clean: test-tools-clean
+test-tools:
+	$(MAKE) -C test/tools PG_CONFIG=$(PG_CONFIG)
+test-tools-clean:
+	$(MAKE) -C test/tools clean
+
+.PHONY: test-tools test-tools-clean
+
 # PGXS tracks no header dependencies unless the server was configured with
 # --enable-depend: rebuild every object when a header changes.
 $(OBJS): $(wildcard $(srcdir)/src/*/*.h)

@@ -64,7 +64,8 @@ CREATE OR REPLACE VIEW polarbench_runs AS
 		   CASE WHEN v.may_read THEN polarbench_shown_settings(r.effective_settings) END AS effective_settings,
 		   r.server_stats, r.sweep_id, r.sweep_run,
 		   r.sweep_set, r.sweep_repeat,
-		   polarbench_shown_settings(r.server_settings) AS server_settings, r.node
+		   CASE WHEN v.may_read THEN polarbench_shown_settings(r.server_settings) END AS server_settings,
+		   r.node
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v

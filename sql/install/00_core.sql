@@ -237,8 +237,9 @@ LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 /*
  * The figures of every run are public; its texts (scripts, variables,
- * error message, settings) only to those polarbench_may_read() allows,
- * and its parameters' values as polarbench_shown_settings() shows them.
+ * error message, settings and server settings) only to those
+ * polarbench_may_read() allows, and its parameters' values as
+ * polarbench_shown_settings() shows them.
  */
 CREATE VIEW polarbench_runs AS
 	SELECT r.run_id, r.workload, r.clients, r.duration, r.transactions_limit,
@@ -261,7 +262,8 @@ CREATE VIEW polarbench_runs AS
 		   CASE WHEN v.may_read THEN polarbench_shown_settings(r.effective_settings) END AS effective_settings,
 		   r.server_stats, r.sweep_id, r.sweep_run,
 		   r.sweep_set, r.sweep_repeat,
-		   polarbench_shown_settings(r.server_settings) AS server_settings, r.node
+		   CASE WHEN v.may_read THEN polarbench_shown_settings(r.server_settings) END AS server_settings,
+		   r.node
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
