@@ -73,6 +73,15 @@ run_regress() {
 		cat test/regress_out/regression.diffs
 	fi
 	pb_stop_server "$work/server-$name"
+	# a benchmark never takes the server down
+	if grep -q 'terminated by signal' "$work/server-$name/server.log"; then
+		grep 'terminated by signal' "$work/server-$name/server.log"
+		echo "not ok - a process of the pg_regress server ($name) was terminated by a signal"
+		failed=$((failed + 1))
+	else
+		echo "ok - no process of the pg_regress server ($name) was terminated by a signal"
+		passed=$((passed + 1))
+	fi
 }
 run_regress tuned "fsync = off" "max_worker_processes = 32" \
 	"max_parallel_maintenance_workers = 2"
