@@ -257,12 +257,14 @@ chart_run_progress(PGconn *conn, const char *path, const char *title,
 				   const char *run_id)
 {
 	const char *params[1] = {run_id};
-	PGresult   *res = PQexecParams(conn,
-								   "SELECT (p->>'elapsed')::float8, (p->>'tps')::float8,"
-								   " coalesce((p->>'latency_p99')::float8, 0)"
-								   "  FROM pg_catalog.jsonb_array_elements(polarbench_run_document($1::bigint)->'progress') p"
-								   " ORDER BY 1",
-								   1, NULL, params, NULL, NULL, 0);
+	PGresult   *res = exec_query(conn, 0,
+								 "SELECT (p OPERATOR(pg_catalog.->>) 'elapsed')::pg_catalog.float8,"
+								 " (p OPERATOR(pg_catalog.->>) 'tps')::pg_catalog.float8,"
+								 " coalesce((p OPERATOR(pg_catalog.->>) 'latency_p99')::pg_catalog.float8, 0)"
+								 "  FROM pg_catalog.jsonb_array_elements(@extschema@.polarbench_run_document($1::pg_catalog.int8)"
+								 "       OPERATOR(pg_catalog.->) 'progress') p"
+								 " ORDER BY 1",
+								 1, params);
 	ChartSeries tps = {.label = "tps"};
 	ChartSeries p99 = {.label = "p99 latency"};
 	ChartPanel	panels[2];

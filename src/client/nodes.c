@@ -12,8 +12,8 @@
  * workload that writes goes to the primary only: the standbys refuse it
  * before they start, and the client says so and goes on without them.
  *
- * calls: client_conn.c, run_query.c, report_data.c, setup.c; of the
- * measurement library, histogram.c.
+ * calls: client_conn.c, run_query.c, report_data.c, setup.c, restart.c; of
+ * the measurement library, histogram.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -45,7 +45,7 @@ typedef struct Node
 
 static volatile sig_atomic_t cancel_requested = false;
 
-/* SIGINT: cancel the run on every node */
+/* SIGINT or SIGTERM: cancel the run on every node */
 static void
 request_cancel(SIGNAL_ARGS)
 {
@@ -61,10 +61,12 @@ static bool
 merge_histogram(Node *node, uint64_t *hist)
 {
 	const char *params[1] = {node->result.run_id};
-	PGresult   *res = PQexecParams(node->conn,
-								   "SELECT (h->>'latency_from')::float8, (h->>'transactions')::bigint"
-								   "  FROM pg_catalog.jsonb_array_elements(polarbench_run_document($1::bigint)->'histogram') h",
-								   1, NULL, params, NULL, NULL, 0);
+	PGresult   *res = exec_query(node->conn, 0,
+								 "SELECT (h OPERATOR(pg_catalog.->>) 'latency_from')::pg_catalog.float8,"
+								 " (h OPERATOR(pg_catalog.->>) 'transactions')::pg_catalog.int8"
+								 "  FROM pg_catalog.jsonb_array_elements(@extschema@.polarbench_run_document($1::pg_catalog.int8)"
+								 "       OPERATOR(pg_catalog.->) 'histogram') h",
+								 1, params);
 
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 	{
@@ -94,14 +96,16 @@ store_standby_run(Node *standby, Node *primary)
 {
 	const char *params[2] = {standby->result.run_id, NULL};
 	char	   *doc = single_value(standby->conn,
-								   "SELECT polarbench_run_document($1::bigint)", 1, params);
+								   "SELECT @extschema@.polarbench_run_document($1::pg_catalog.int8)",
+								   1, params);
 
 	if (doc == NULL)
 		return false;
 	params[0] = doc;
 	params[1] = standby->target->label;
 	standby->stored_id = single_value(primary->conn,
-									  "SELECT polarbench_record($1::jsonb, $2)", 2, params);
+									  "SELECT @extschema@.polarbench_record($1::pg_catalog.jsonb, $2::pg_catalog.text)",
+									  2, params);
 	free(doc);
 	return standby->stored_id != NULL;
 }
@@ -109,7 +113,7 @@ store_standby_run(Node *standby, Node *primary)
 /*
  * wait_for_nodes
  *		Wait for every node's run to return, streaming their notices and
- *		sending a cancel to each on Ctrl-C.
+ *		sending a cancel to each on Ctrl-C or SIGTERM.
  */
 static void
 wait_for_nodes(Node *nodes, int n)
@@ -117,6 +121,7 @@ wait_for_nodes(Node *nodes, int n)
 	bool		canceled = false;
 
 	pqsignal(SIGINT, request_cancel);
+	pqsignal(SIGTERM, request_cancel);
 	for (;;)
 	{
 		fd_set		fds;
@@ -133,8 +138,9 @@ wait_for_nodes(Node *nodes, int n)
 								 nodes[i].target->label, errbuf);
 			fprintf(stderr, "Cancel request sent\n");
 			canceled = true;
-			/* a second Ctrl-C ends the client at once */
+			/* a second Ctrl-C or SIGTERM ends the client at once */
 			pqsignal(SIGINT, SIG_DFL);
+			pqsignal(SIGTERM, SIG_DFL);
 		}
 		FD_ZERO(&fds);
 		for (int i = 0; i < n; i++)
@@ -185,6 +191,7 @@ wait_for_nodes(Node *nodes, int n)
 		(void) select(maxfd + 1, &fds, NULL, NULL, &tv);
 	}
 	pqsignal(SIGINT, SIG_DFL);
+	pqsignal(SIGTERM, SIG_DFL);
 }
 
 /* The role of a node, as the reports name it. */
@@ -336,6 +343,9 @@ run_on_nodes(ConnTarget *targets, int n, const ClientOptions *opts)
 
 		nodes[i].target = &targets[i];
 		nodes[i].conn = connect_target(&targets[i], true);
+		/* settings a killed client left changed on it come back first */
+		if (restore_pending(&nodes[i].conn, &targets[i], NULL) < 0)
+			return 2;
 		if (!ensure_extension(nodes[i].conn, false))
 			return 1;
 		standby = single_value(nodes[i].conn, "SELECT pg_catalog.pg_is_in_recovery()", 0, NULL);
@@ -369,16 +379,20 @@ run_on_nodes(ConnTarget *targets, int n, const ClientOptions *opts)
 	set_notice_mode(false, false, opts->progress > 0);
 	for (int i = 0; i < n; i++)
 	{
-		if (!PQsendQueryParams(nodes[i].conn, sql.data, params.n, NULL, params.values,
-							   NULL, NULL, 0))
+		/* in the session's own search_path, which finds the user's tables */
+		if (!send_query(nodes[i].conn, PB_QUERY_USER_PATH, sql.data, params.n,
+						params.values))
 		{
-			pg_log_error("node %s: %s", targets[i].label, PQerrorMessage(nodes[i].conn));
+			pg_log_error("node %s: could not start the run", targets[i].label);
 			nodes[i].failed = true;
 			continue;
 		}
 		nodes[i].busy = true;
 	}
 	wait_for_nodes(nodes, n);
+	for (int i = 0; i < n; i++)
+		if (PQstatus(nodes[i].conn) == CONNECTION_OK && !pin_search_path(nodes[i].conn))
+			nodes[i].failed = true;
 
 	for (int i = 0; i < n; i++)
 	{

@@ -11,15 +11,21 @@
  * pgbench prints its own, or in the style --report asks for; several
  * client counts or setting sets make a sweep (sweep.c), several hosts a
  * run on every node (nodes.c).  Progress arrives as NOTICE messages already in
- * pgbench's words and goes to stderr as it comes.  Ctrl-C sends a cancel
- * request, which the server records as a canceled run.
+ * pgbench's words and goes to stderr as it comes.  Ctrl-C or SIGTERM sends
+ * a cancel request, which the server records as a canceled run.
  *
  * Every value reaches the server as a query parameter, never pasted into
- * SQL text.
+ * SQL text, and every query runs with the search_path pinned (see
+ * client_conn.c).
+ *
+ * Settings that a killed client left changed with --restart-command are put
+ * back before anything else, on the next run against that server or with
+ * --restore (restart.c).
  *
  * Exit status: 0 on success, 1 for errors in the invocation (options,
  * scripts, connection, arguments the server refuses), 2 when a run started
- * but failed or was canceled, as pgbench exits 2 when a run is aborted.
+ * but failed or was canceled, as pgbench exits 2 when a run is aborted, or
+ * when settings could not be put back.
  *
  * calls: client_conn.c, run_query.c, report.c, chart.c, setup.c, restart.c,
  * sweep.c, nodes.c; of the script library, script_set.c, builtin_scripts.c,
@@ -114,6 +120,9 @@ usage(void)
 		   "  --restart-command=CMD    command that restarts the server, to apply settings\n"
 		   "                           that take a restart (shared_buffers, ...); they are\n"
 		   "                           put back, with another restart, at the end\n"
+		   "  --restore                put back the settings that an interrupted run with\n"
+		   "                           --restart-command left changed, then exit (any run\n"
+		   "                           against the server does so first)\n"
 		   "  --report=STYLE           pgbench, sysbench, ycsb, json or csv (default: the\n"
 		   "                           workload's tool)\n"
 		   "  --svg=FILE               draw the run's progress, or the sweep, as SVG\n"
@@ -410,12 +419,15 @@ run_init(PGconn *conn, const InitOptions *init)
 	if (!ensure_extension(conn, true))
 		return 1;
 	set_notice_mode(true, init->quiet, true);
-	res = exec_cancelable(conn,
-						  "SELECT tables, rows, pg_catalog.pg_size_pretty(bytes), seconds, rows_per_second "
-						  "FROM polarbench_init('pgbench', scale => $1::int, fillfactor => $2::int, "
-						  "unlogged => $3::boolean, partitions => $4::int, partition_method => $5, "
-						  "foreign_keys => $6::boolean, parallel => $7::int, progress => true)",
-						  7, params);
+	/* in the session's own search_path, which says where the tables go */
+	res = exec_query(conn, PB_QUERY_USER_PATH | PB_QUERY_CANCELABLE,
+					 "SELECT tables, rows, pg_catalog.pg_size_pretty(bytes), seconds, rows_per_second "
+					 "FROM @extschema@.polarbench_init('pgbench'::pg_catalog.text, "
+					 "scale => $1::pg_catalog.int4, fillfactor => $2::pg_catalog.int4, "
+					 "unlogged => $3::pg_catalog.bool, partitions => $4::pg_catalog.int4, "
+					 "partition_method => $5::pg_catalog.text, foreign_keys => $6::pg_catalog.bool, "
+					 "parallel => $7::pg_catalog.int4, progress => true)",
+					 7, params);
 	set_notice_mode(false, false, true);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
 	{
@@ -448,11 +460,12 @@ report_failed_run(PGconn *conn, const char *last_run_before, PGresult *error)
 
 	if (PQstatus(conn) != CONNECTION_OK)
 		return (sqlstate != NULL && strncmp(sqlstate, "57", 2) == 0) ? 2 : 1;
-	res = PQexecParams(conn,
-					   "SELECT run_id, status FROM polarbench_runs "
-					   "WHERE run_id > $1::bigint AND run_by = current_user "
-					   "ORDER BY run_id DESC LIMIT 1",
-					   1, NULL, params, NULL, NULL, 0);
+	res = exec_query(conn, 0,
+					 "SELECT run_id, status FROM @extschema@.polarbench_runs"
+					 " WHERE run_id OPERATOR(pg_catalog.>) $1::pg_catalog.int8"
+					 "   AND run_by OPERATOR(pg_catalog.=) CURRENT_USER::pg_catalog.text"
+					 " ORDER BY run_id DESC LIMIT 1",
+					 1, params);
 	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
 	{
 		fprintf(stderr, "Run %s was aborted; it is recorded as %s.\n",
@@ -477,7 +490,8 @@ run_and_report(PGconn *conn, const ClientOptions *opts, const char *sql,
 	int			status;
 
 	set_notice_mode(false, false, opts->progress > 0);
-	res = exec_cancelable(conn, sql, params->n, params->values);
+	res = exec_query(conn, PB_QUERY_USER_PATH | PB_QUERY_CANCELABLE, sql,
+					 params->n, params->values);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
 		!read_result(res, 0, &result))
 	{
@@ -534,11 +548,11 @@ run_benchmark(PGconn *conn, const ConnTarget *target, const ClientOptions *opts)
 	if (restart.n > 0 &&
 		!restart_apply(&conn, target, opts->restart_command, &restart, &restart_state))
 	{
-		restart_restore(&conn, target, opts->restart_command, &restart_state);
+		restart_restore(&conn, target, &restart_state);
 		return 1;
 	}
 	last_run = last_run_id(conn);
-	if (last_run != NULL)
+	if (last_run != NULL && !stop_was_requested())
 		vacuum_tables(conn, opts);
 
 	initPQExpBuffer(&sql);
@@ -549,12 +563,46 @@ run_benchmark(PGconn *conn, const ConnTarget *target, const ClientOptions *opts)
 			pg_log_error("out of memory");
 		status = 1;
 	}
+	else if (stop_was_requested())
+	{
+		/* SIGINT or SIGTERM while the settings were applied: no run */
+		fprintf(stderr, "The run was canceled before it started.\n");
+		status = 2;
+	}
 	else
 		status = run_and_report(conn, opts, sql.data, &params, last_run);
 	termPQExpBuffer(&sql);
-	if (!restart_restore(&conn, target, opts->restart_command, &restart_state) && status == 0)
+	if (!restart_restore(&conn, target, &restart_state) && status == 0)
 		status = 1;
 	PQfinish(conn);
+	return status;
+}
+
+/*
+ * run_restore
+ *		--restore: put back, on every node, the settings that an
+ *		interrupted run with --restart-command left changed, or say that
+ *		none are.  Returns the exit status: 2 if some could not be put back.
+ */
+static int
+run_restore(ConnTarget *targets, int ntargets)
+{
+	int			status = 0;
+
+	for (int i = 0; i < ntargets; i++)
+	{
+		PGconn	   *conn = connect_target(&targets[i], true);
+		bool		held;
+		int			restored = restore_pending(&conn, &targets[i], &held);
+
+		if (restored < 0)
+			status = 2;
+		else if (restored == 0 && !held)
+			pg_log_info("no settings to put back on server %s:%s",
+						PQhost(conn), PQport(conn));
+		if (conn != NULL)
+			PQfinish(conn);
+	}
 	return status;
 }
 
@@ -875,11 +923,13 @@ main(int argc, char **argv)
 		{"report", required_argument, NULL, 12},
 		{"svg", required_argument, NULL, 13},
 		{"restart-command", required_argument, NULL, 14},
+		{"restore", no_argument, NULL, 15},
 		{NULL, 0, NULL, 0}
 	};
 	ClientOptions opts;
 	InitOptions init;
 	bool		is_init_mode = false;
+	bool		is_restore_mode = false;
 	bool		benchmarking_option_set = false;
 	bool		initialization_option_set = false;
 	const char *pghost = NULL;
@@ -1125,6 +1175,9 @@ main(int argc, char **argv)
 				}
 				opts.restart_command = pg_strdup(optarg);
 				break;
+			case 15:			/* --restore */
+				is_restore_mode = true;
+				break;
 			case '?':
 				if (optind <= argc && argv[optind - 1] != NULL &&
 					(strcmp(argv[optind - 1], "-?") == 0 ||
@@ -1158,6 +1211,13 @@ main(int argc, char **argv)
 	if (opts.duration > 0 && opts.nxacts > 0)
 	{
 		pg_log_error("specify either a number of transactions (-t) or a duration (-T), not both");
+		exit(1);
+	}
+	if (is_restore_mode && (is_init_mode || benchmarking_option_set ||
+							initialization_option_set || opts.restart_command != NULL))
+	{
+		pg_log_error("--restore cannot be used with other options than the connection's");
+		pg_log_error_hint("Try \"%s --help\" for more information.", progname);
 		exit(1);
 	}
 	if (is_init_mode && benchmarking_option_set)
@@ -1209,6 +1269,8 @@ main(int argc, char **argv)
 	}
 
 	ntargets = make_targets(pghost, pgport, username, dbname, &targets);
+	if (is_restore_mode)
+		return run_restore(targets, ntargets);
 	if (!is_init_mode)
 		check_run_options(&opts, ntargets);
 	if (ntargets > 1)
@@ -1222,6 +1284,9 @@ main(int argc, char **argv)
 		return run_on_nodes(targets, ntargets, &opts);
 	}
 	conn = connect_target(&targets[0], true);
+	/* settings a killed client left changed come back before anything */
+	if (restore_pending(&conn, &targets[0], NULL) < 0)
+		exit_nicely(conn, 2);
 	if (is_init_mode)
 	{
 		init.scale = opts.scale;

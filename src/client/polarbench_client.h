@@ -22,7 +22,7 @@
 
 #include "pb_workload.h"
 
-#define POLARBENCH_VERSION "1.3"
+/* POLARBENCH_VERSION: the extension's default_version, set by the Makefile */
 
 /* One script of the run, as given with -b or -f */
 typedef struct ClientScript
@@ -148,13 +148,20 @@ typedef struct ParamList
 } ParamList;
 
 /* client_conn.c */
+#define PB_QUERY_USER_PATH	0x01	/* in the session's own search_path */
+#define PB_QUERY_CANCELABLE	0x02	/* SIGINT and SIGTERM cancel it */
 extern const char *progname;
 extern PGconn *connect_target(const ConnTarget *target, bool exit_on_failure);
 extern void report_server_error(PGconn *conn, const PGresult *res);
+extern PGresult *exec_query(PGconn *conn, int flags, const char *sql,
+							int nparams, const char *const *params);
+extern bool send_query(PGconn *conn, int flags, const char *sql, int nparams,
+					   const char *const *params);
+extern bool pin_search_path(PGconn *conn);
 extern char *single_value(PGconn *conn, const char *sql, int nparams,
 						  const char *const *params);
-extern PGresult *exec_cancelable(PGconn *conn, const char *sql, int nparams,
-								 const char *const *params);
+extern void defer_stop(bool on);
+extern bool stop_was_requested(void);
 extern void set_notice_mode(bool init, bool quiet, bool show_progress);
 extern void exit_nicely(PGconn *conn, int status);
 extern char *last_run_id(PGconn *conn);
@@ -216,15 +223,25 @@ extern bool classify_settings(PGconn *conn, const SettingSet *in,
 /* restart.c */
 typedef struct RestartState
 {
-	SettingSet	applied;		/* the names ALTER SYSTEM set */
+	SettingSet	settings;		/* what ALTER SYSTEM sets, in order */
+	int			napplied;		/* how many of them it set */
 	char	  **previous;		/* their postgresql.auto.conf values, NULL: none */
-	bool		active;
+	char	   *command;		/* the restart command */
+	char	   *start_time;		/* the server's start before the restart */
+	char	   *system_identifier;	/* the server, as pg_control_system() names it */
+	char	   *host;			/* ... and as connected */
+	char	   *port;
+	char	   *pending_dir;	/* where the pending-restore file is */
+	char	   *pending_file;	/* NULL until it is written */
+	int			lock_fd;		/* with pending_file, it open and locked */
+	bool		active;			/* the file is written: settings to put back */
 } RestartState;
 extern bool restart_apply(PGconn **conn, const ConnTarget *target,
 						  const char *command, const SettingSet *settings,
 						  RestartState *state);
 extern bool restart_restore(PGconn **conn, const ConnTarget *target,
-							const char *command, RestartState *state);
+							RestartState *state);
+extern int	restore_pending(PGconn **conn, const ConnTarget *target, bool *held);
 extern bool setting_sets_equal(const SettingSet *a, const SettingSet *b);
 
 /* sweep.c */

@@ -135,11 +135,12 @@ print_results(PGconn *conn, const ClientOptions *opts,
 	{
 		const char *params[1] = {result->run_id};
 
-		res = PQexecParams(conn,
-						   "SELECT script_no, command_no, latency_avg, failures, command "
-						   "FROM polarbench_statements WHERE run_id = $1 "
-						   "ORDER BY script_no, command_no",
-						   1, NULL, params, NULL, NULL, 0);
+		res = exec_query(conn, 0,
+						 "SELECT script_no, command_no, latency_avg, failures, command"
+						 "  FROM @extschema@.polarbench_statements"
+						 " WHERE run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8"
+						 " ORDER BY script_no, command_no",
+						 1, params);
 		if (PQresultStatus(res) != PGRES_TUPLES_OK)
 		{
 			pg_log_error("could not read the statement latencies of run %s: %s",
@@ -189,9 +190,10 @@ print_run_report(PGconn *conn, const ClientOptions *opts,
 
 	if (style != NULL && strcmp(style, "csv") == 0)
 		return print_csv_query(conn, unstored ?
-							   "SELECT * FROM jsonb_populate_record(NULL::polarbench_runs,"
-							   " polarbench_run_document($1::bigint)->'run')" :
-							   "SELECT * FROM polarbench_runs WHERE run_id = $1::bigint",
+							   "SELECT * FROM pg_catalog.jsonb_populate_record(NULL::@extschema@.polarbench_runs,"
+							   " @extschema@.polarbench_run_document($1::pg_catalog.int8) OPERATOR(pg_catalog.->) 'run')" :
+							   "SELECT * FROM @extschema@.polarbench_runs"
+							   " WHERE run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8",
 							   1, params) ? 0 : 1;
 	/* its document as JSON; by default for a sysbench or YCSB workload too */
 	if (unstored && ((style != NULL && strcmp(style, "json") == 0) ||
@@ -200,7 +202,8 @@ print_run_report(PGconn *conn, const ClientOptions *opts,
 		if (style == NULL)
 			fprintf(stderr, "run %s ran on a hot standby, which stores no run: its document follows\n",
 					result->run_id);
-		report = single_value(conn, "SELECT jsonb_pretty(polarbench_run_document($1::bigint))",
+		report = single_value(conn,
+							  "SELECT pg_catalog.jsonb_pretty(@extschema@.polarbench_run_document($1::pg_catalog.int8))",
 							  1, params);
 		if (report == NULL)
 			return 1;
@@ -211,14 +214,21 @@ print_run_report(PGconn *conn, const ClientOptions *opts,
 	{
 		int			scale = opts->scale > 0 ? opts->scale : 1;
 
-		/* built-in scripts ran at the scale of the tables, as pgbench finds it */
+		/*
+		 * built-in scripts ran at the scale of the tables, as pgbench finds
+		 * it: the user's pgbench_branches, in the session's search_path
+		 */
 		if (opts->nbuiltins > 0)
 		{
-			char	   *count = single_value(conn, "SELECT count(*) FROM pgbench_branches",
-											 0, NULL);
+			PGresult   *res = exec_query(conn, PB_QUERY_USER_PATH,
+										 "SELECT pg_catalog.count(*) FROM pgbench_branches",
+										 0, NULL);
 
-			if (count != NULL)
-				scale = atoi(count);
+			if (PQresultStatus(res) != PGRES_TUPLES_OK)
+				report_server_error(conn, res);
+			else if (PQntuples(res) == 1)
+				scale = atoi(PQgetvalue(res, 0, 0));
+			PQclear(res);
 		}
 		print_results(conn, opts, result, scale);
 		return 0;
@@ -231,7 +241,9 @@ print_run_report(PGconn *conn, const ClientOptions *opts,
 		return 1;
 	}
 	params[1] = style;
-	report = single_value(conn, "SELECT polarbench_report($1::bigint, $2)", 2, params);
+	report = single_value(conn,
+						  "SELECT @extschema@.polarbench_report($1::pg_catalog.int8, $2::pg_catalog.text)",
+						  2, params);
 	if (report == NULL)
 		return 1;
 	printf("%s%s", report, report[0] && report[strlen(report) - 1] != '\n' ? "\n" : "");

@@ -39,14 +39,15 @@ csv_field(FILE *out, const char *value, bool last)
 
 /*
  * print_csv_query
- *		Print the rows of a query to stdout as CSV, with a header line.
- *		Returns false on error (reported).
+ *		Print the rows of a query (one of the client's, as exec_query()
+ *		runs them) to stdout as CSV, with a header line.  Returns false on
+ *		error (reported).
  */
 bool
 print_csv_query(PGconn *conn, const char *sql, int nparams,
 				const char *const *params)
 {
-	PGresult   *res = PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
+	PGresult   *res = exec_query(conn, 0, sql, nparams, params);
 	int			ncols;
 
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)

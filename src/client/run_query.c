@@ -6,6 +6,10 @@
  *	  arguments, every value a query parameter (never pasted into SQL
  *	  text), and the result row read back by column name.
  *
+ * The calls run in the session's own search_path, which finds the user's
+ * tables: every function and type in them is named with its schema,
+ * polarbench's as @extschema@ (see client_conn.c).
+ *
  * calls: nothing of polarbench's.
  *
  *-------------------------------------------------------------------------
@@ -112,7 +116,7 @@ append_pairs(PQExpBuffer sql, ParamList *p, char **names, char **values, int n)
 		int			k = add_param(p, names[i]);
 		int			v = add_param(p, values[i]);
 
-		appendPQExpBuffer(sql, "%s$%d::text, $%d::text", i > 0 ? ", " : "", k, v);
+		appendPQExpBuffer(sql, "%s$%d::pg_catalog.text, $%d::pg_catalog.text", i > 0 ? ", " : "", k, v);
 	}
 	appendPQExpBufferStr(sql, "])");
 }
@@ -122,28 +126,28 @@ static void
 append_common_args(const ClientOptions *opts, PQExpBuffer sql, ParamList *p)
 {
 	if (opts->duration > 0)
-		appendPQExpBuffer(sql, ", duration => $%d::float8",
+		appendPQExpBuffer(sql, ", duration => $%d::pg_catalog.float8",
 						  add_param(p, psprintf("%d", opts->duration)));
 	if (opts->nxacts > 0)
-		appendPQExpBuffer(sql, ", transactions => $%d::bigint",
+		appendPQExpBuffer(sql, ", transactions => $%d::pg_catalog.int8",
 						  add_param(p, psprintf("%d", opts->nxacts)));
 	if (opts->random_seed != NULL)
-		appendPQExpBuffer(sql, ", random_seed => $%d::bigint",
+		appendPQExpBuffer(sql, ", random_seed => $%d::pg_catalog.int8",
 						  add_param(p, opts->random_seed));
 	if (opts->scale > 0)
-		appendPQExpBuffer(sql, ", scale => $%d::int",
+		appendPQExpBuffer(sql, ", scale => $%d::pg_catalog.int4",
 						  add_param(p, psprintf("%d", opts->scale)));
 	if (opts->rate > 0)
-		appendPQExpBuffer(sql, ", rate => $%d::float8",
+		appendPQExpBuffer(sql, ", rate => $%d::pg_catalog.float8",
 						  add_param(p, psprintf("%.17g", opts->rate)));
 	if (opts->latency_limit > 0)
-		appendPQExpBuffer(sql, ", latency_limit => $%d::float8",
+		appendPQExpBuffer(sql, ", latency_limit => $%d::pg_catalog.float8",
 						  add_param(p, psprintf("%.17g", opts->latency_limit)));
 	if (opts->max_tries != 1)
-		appendPQExpBuffer(sql, ", max_tries => $%d::int",
+		appendPQExpBuffer(sql, ", max_tries => $%d::pg_catalog.int4",
 						  add_param(p, psprintf("%d", opts->max_tries)));
 	if (opts->warmup > 0)
-		appendPQExpBuffer(sql, ", warmup => $%d::float8",
+		appendPQExpBuffer(sql, ", warmup => $%d::pg_catalog.float8",
 						  add_param(p, psprintf("%.17g", opts->warmup)));
 }
 
@@ -171,12 +175,12 @@ void
 build_run_query(const ClientOptions *opts, PQExpBuffer sql, ParamList *p,
 				const char *settings_json, const char *server_json)
 {
-	appendPQExpBuffer(sql, "SELECT %s FROM polarbench_run(", result_columns());
-	appendPQExpBuffer(sql, "workload => $%d", add_param(p, workload_arg(opts)));
-	appendPQExpBuffer(sql, ", clients => $%d::int",
+	appendPQExpBuffer(sql, "SELECT %s FROM @extschema@.polarbench_run(", result_columns());
+	appendPQExpBuffer(sql, "workload => $%d::pg_catalog.text", add_param(p, workload_arg(opts)));
+	appendPQExpBuffer(sql, ", clients => $%d::pg_catalog.int4",
 					  add_param(p, psprintf("%d", opts->nclients)));
 	/* a negative interval: every second, drawn by --svg but not printed */
-	appendPQExpBuffer(sql, ", progress => $%d::int",
+	appendPQExpBuffer(sql, ", progress => $%d::pg_catalog.int4",
 					  add_param(p, psprintf("%d", opts->progress < 0 ? 1 : opts->progress)));
 	append_common_args(opts, sql, p);
 
@@ -184,11 +188,11 @@ build_run_query(const ClientOptions *opts, PQExpBuffer sql, ParamList *p,
 	{
 		appendPQExpBufferStr(sql, ", scripts => ARRAY[");
 		for (int i = opts->nbuiltins; i < opts->nscripts; i++)
-			appendPQExpBuffer(sql, "%s$%d::text", i > opts->nbuiltins ? ", " : "",
+			appendPQExpBuffer(sql, "%s$%d::pg_catalog.text", i > opts->nbuiltins ? ", " : "",
 							  add_param(p, opts->scripts[i].text));
 		appendPQExpBufferStr(sql, "], weights => ARRAY[");
 		for (int i = opts->nbuiltins; i < opts->nscripts; i++)
-			appendPQExpBuffer(sql, "%s$%d::int", i > opts->nbuiltins ? ", " : "",
+			appendPQExpBuffer(sql, "%s$%d::pg_catalog.int4", i > opts->nbuiltins ? ", " : "",
 							  add_param(p, psprintf("%d", opts->scripts[i].weight)));
 		appendPQExpBufferStr(sql, "]");
 	}
@@ -204,9 +208,9 @@ build_run_query(const ClientOptions *opts, PQExpBuffer sql, ParamList *p,
 		append_pairs(sql, p, opts->opt_names, opts->opt_values, opts->nopts);
 	}
 	if (settings_json != NULL)
-		appendPQExpBuffer(sql, ", settings => $%d::jsonb", add_param(p, settings_json));
+		appendPQExpBuffer(sql, ", settings => $%d::pg_catalog.jsonb", add_param(p, settings_json));
 	if (server_json != NULL)
-		appendPQExpBuffer(sql, ", server_settings => $%d::jsonb",
+		appendPQExpBuffer(sql, ", server_settings => $%d::pg_catalog.jsonb",
 						  add_param(p, server_json));
 	appendPQExpBufferStr(sql, ")");
 }
@@ -223,18 +227,18 @@ build_sweep_query(const ClientOptions *opts, PQExpBuffer sql, ParamList *p,
 {
 	appendPQExpBufferStr(sql,
 						 "SELECT sweep_id, run_id, repetition, run_clients, tps, qps, "
-						 "latency_avg, latency_p95, latency_p99, failed FROM polarbench_sweep(");
-	appendPQExpBuffer(sql, "workload => $%d", add_param(p, workload_arg(opts)));
+						 "latency_avg, latency_p95, latency_p99, failed FROM @extschema@.polarbench_sweep(");
+	appendPQExpBuffer(sql, "workload => $%d::pg_catalog.text", add_param(p, workload_arg(opts)));
 	appendPQExpBufferStr(sql, ", clients => ARRAY[");
 	for (int i = 0; i < opts->nclient_counts; i++)
-		appendPQExpBuffer(sql, "%s$%d::int", i > 0 ? ", " : "",
+		appendPQExpBuffer(sql, "%s$%d::pg_catalog.int4", i > 0 ? ", " : "",
 						  add_param(p, psprintf("%d", opts->client_counts[i])));
 	appendPQExpBufferStr(sql, "]");
-	appendPQExpBuffer(sql, ", repeat => $%d::int",
+	appendPQExpBuffer(sql, ", repeat => $%d::pg_catalog.int4",
 					  add_param(p, psprintf("%d", opts->repeat)));
 	append_common_args(opts, sql, p);
 	if (opts->nscripts > opts->nbuiltins)
-		appendPQExpBuffer(sql, ", script => $%d::text",
+		appendPQExpBuffer(sql, ", script => $%d::pg_catalog.text",
 						  add_param(p, opts->scripts[opts->nbuiltins].text));
 	if (opts->nvars > 0)
 	{
@@ -249,10 +253,10 @@ build_sweep_query(const ClientOptions *opts, PQExpBuffer sql, ParamList *p,
 		appendPQExpBufferStr(sql, "]");
 	}
 	if (settings_json != NULL)
-		appendPQExpBuffer(sql, ", settings => ARRAY[$%d::jsonb]",
+		appendPQExpBuffer(sql, ", settings => ARRAY[$%d::pg_catalog.jsonb]",
 						  add_param(p, settings_json));
 	if (server_json != NULL)
-		appendPQExpBuffer(sql, ", server_settings => ARRAY[$%d::jsonb]",
+		appendPQExpBuffer(sql, ", server_settings => ARRAY[$%d::pg_catalog.jsonb]",
 						  add_param(p, server_json));
 	appendPQExpBufferStr(sql, ")");
 }

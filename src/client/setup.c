@@ -27,11 +27,13 @@
 bool
 ensure_extension(PGconn *conn, bool create)
 {
-	PGresult   *res = PQexec(conn,
-							 "SELECT (SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'polarbench'),"
-							 " EXISTS (SELECT FROM pg_catalog.pg_available_extensions WHERE name = 'polarbench'),"
-							 " pg_catalog.current_database(), current_user,"
-							 " (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user)");
+	PGresult   *res = exec_query(conn, 0,
+								 "SELECT (SELECT extversion FROM pg_catalog.pg_extension"
+								 "         WHERE extname OPERATOR(pg_catalog.=) 'polarbench'),"
+								 " EXISTS (SELECT FROM pg_catalog.pg_available_extensions"
+								 "          WHERE name OPERATOR(pg_catalog.=) 'polarbench'),"
+								 " pg_catalog.current_database(), CURRENT_USER",
+								 0, NULL);
 	bool		installed;
 	bool		available;
 	char	   *db;
@@ -67,7 +69,8 @@ ensure_extension(PGconn *conn, bool create)
 		return false;
 	}
 
-	res = PQexec(conn, "CREATE EXTENSION polarbench");
+	/* where the session's own search_path creates it, as ever */
+	res = exec_query(conn, PB_QUERY_USER_PATH, "CREATE EXTENSION polarbench", 0, NULL);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
 	{
 		const char *sqlstate = PQresultErrorField(res, PG_DIAG_SQLSTATE);
@@ -89,11 +92,14 @@ ensure_extension(PGconn *conn, bool create)
 	return true;
 }
 
-/* Run a maintenance command; on error, say so and go on, as pgbench does. */
+/*
+ * Run a maintenance command on the user's tables, in the session's own
+ * search_path; on error, say so and go on, as pgbench does.
+ */
 static void
 try_command(PGconn *conn, const char *sql)
 {
-	PGresult   *res = PQexec(conn, sql);
+	PGresult   *res = exec_query(conn, PB_QUERY_USER_PATH, sql, 0, NULL);
 
 	if (PQresultStatus(res) != PGRES_COMMAND_OK)
 	{
@@ -162,9 +168,10 @@ classify_settings(PGconn *conn, const SettingSet *in, SettingSet *session,
 	for (int i = 0; i < in->n; i++)
 	{
 		const char *params[1] = {in->names[i]};
-		PGresult   *res = PQexecParams(conn,
-									   "SELECT context FROM pg_catalog.pg_settings WHERE name = pg_catalog.lower($1)",
-									   1, NULL, params, NULL, NULL, 0);
+		PGresult   *res = exec_query(conn, 0,
+									 "SELECT context FROM pg_catalog.pg_settings"
+									 " WHERE name OPERATOR(pg_catalog.=) pg_catalog.lower($1::pg_catalog.text)",
+									 1, params);
 		const char *context;
 
 		if (PQresultStatus(res) != PGRES_TUPLES_OK)

@@ -244,8 +244,11 @@ print_data(PGconn *conn, const ClientOptions *opts, const SweepRun *runs,
 
 	if (strcmp(opts->report, "csv") == 0)
 		return print_csv_query(conn,
-							   "SELECT l.setting_set, r.* FROM unnest($1::bigint[], $2::text[]) AS l(run_id, setting_set)"
-							   " JOIN polarbench_runs r USING (run_id) ORDER BY r.run_id",
+							   "SELECT l.setting_set, r.*"
+							   "  FROM ROWS FROM (pg_catalog.unnest($1::pg_catalog.int8[]),"
+							   "                  pg_catalog.unnest($2::pg_catalog.text[])) AS l(run_id, setting_set)"
+							   "  JOIN @extschema@.polarbench_runs r ON r.run_id OPERATOR(pg_catalog.=) l.run_id"
+							   " ORDER BY r.run_id",
 							   2, params);
 	else
 	{
@@ -254,9 +257,13 @@ print_data(PGconn *conn, const ClientOptions *opts, const SweepRun *runs,
 		char	   *rows;
 
 		rows = single_value(conn,
-							"SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(r) || pg_catalog.jsonb_build_object('setting_set', l.setting_set) ORDER BY r.run_id)"
-							"  FROM unnest($1::bigint[], $2::text[]) AS l(run_id, setting_set)"
-							"  JOIN polarbench_runs r USING (run_id)", 2, params);
+							"SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.||)"
+							"                            pg_catalog.jsonb_build_object('setting_set', l.setting_set)"
+							"                            ORDER BY r.run_id)"
+							"  FROM ROWS FROM (pg_catalog.unnest($1::pg_catalog.int8[]),"
+							"                  pg_catalog.unnest($2::pg_catalog.text[])) AS l(run_id, setting_set)"
+							"  JOIN @extschema@.polarbench_runs r ON r.run_id OPERATOR(pg_catalog.=) l.run_id",
+							2, params);
 		if (rows == NULL)
 			return false;
 		initPQExpBuffer(&doc);
@@ -390,7 +397,8 @@ run_set(PGconn *conn, const ClientOptions *opts, const SortedSet *set, int set_n
 	build_sweep_query(opts, &sql, &params, set->session_json, set->server_json);
 	if (opts->nsets > 0)
 		fprintf(stderr, "setting set %d: %s\n", set_no + 1, set_label(opts, set_no));
-	res = exec_cancelable(conn, sql.data, params.n, params.values);
+	res = exec_query(conn, PB_QUERY_USER_PATH | PB_QUERY_CANCELABLE, sql.data,
+					 params.n, params.values);
 	ok = PQresultStatus(res) == PGRES_TUPLES_OK;
 	if (!ok)
 		report_server_error(conn, res);
@@ -435,6 +443,7 @@ run_sweep(PGconn *conn, const ConnTarget *target, const ClientOptions *opts)
 	int			nruns = 0;
 	int			space = 0;
 	RestartState restart = {0};
+	bool		restarted = false;
 	bool		qps = opts->native != NULL;
 	int			status = 0;
 
@@ -449,25 +458,30 @@ run_sweep(PGconn *conn, const ConnTarget *target, const ClientOptions *opts)
 	for (int s = 0; s < nsets && status == 0; s++)
 	{
 		/* a restart only where the restart settings change */
-		if (restart.active && !setting_sets_equal(&restart.applied, &sorted[s].restart) &&
-			!restart_restore(&conn, target, opts->restart_command, &restart))
+		if (restart.active && !setting_sets_equal(&restart.settings, &sorted[s].restart) &&
+			!restart_restore(&conn, target, &restart))
 			status = 2;
-		if (status == 0 && !restart.active && sorted[s].restart.n > 0 &&
-			!restart_apply(&conn, target, opts->restart_command, &sorted[s].restart,
-						   &restart))
+		if (status == 0 && !restart.active && sorted[s].restart.n > 0)
+		{
+			restarted = true;
+			if (!restart_apply(&conn, target, opts->restart_command, &sorted[s].restart,
+							   &restart))
+				status = 2;
+		}
+		/* SIGINT or SIGTERM while the settings changed: no more runs */
+		if (status == 0 && stop_was_requested())
 			status = 2;
 		if (status == 0 && !run_set(conn, opts, &sorted[s], s, &runs, &nruns, &space))
 			status = 2;
 	}
-	if (restart.active &&
-		!restart_restore(&conn, target, opts->restart_command, &restart))
+	if (!restart_restore(&conn, target, &restart))
 		status = 2;
 	if (status != 0)
 	{
 		int			recorded = runs_since(conn, last_run);
 
 		/* the server refused the arguments: nothing ran */
-		if (recorded == 0 && restart.applied.n == 0)
+		if (recorded == 0 && !restarted)
 			return 1;
 		fprintf(stderr, "The sweep stopped; its %d runs so far are recorded in polarbench_runs.\n",
 				recorded);
