@@ -104,7 +104,16 @@ SELECT count(*) FILTER (WHERE op = 'INSERT' AND fired = 'AFTER') =
        count(*) FILTER (WHERE op = 'DELETE') = (SELECT count(*) FROM rule_log) AS deletes_copied
   FROM trigger_log;
 
--- YCSB: updates (workload a), read-modify-writes (f), inserts (d)
+-- oltp_delete deletes and inserts again
+TRUNCATE trigger_log, rule_log;
+SELECT workload, transactions, errors
+  FROM polarbench_run('oltp_delete', transactions => 10, options => '{"tables": 1}');
+SELECT count(*) FILTER (WHERE op = 'DELETE') = (SELECT count(*) FROM rule_log) AS deletes_copied,
+       count(*) FILTER (WHERE op = 'INSERT' AND fired = 'AFTER') =
+         count(*) FILTER (WHERE op = 'INSERT' AND fired = 'DEFERRED') AS inserts_deferred
+  FROM trigger_log;
+
+-- YCSB: updates (workload a), read-modify-writes (f), inserts (d, load)
 TRUNCATE trigger_log, rule_log;
 CREATE TRIGGER log_after AFTER INSERT OR UPDATE ON usertable
 	FOR EACH ROW EXECUTE FUNCTION log_row();
@@ -137,6 +146,12 @@ SELECT (SELECT count(*) FROM trigger_log WHERE op = 'INSERT') = o.operations AS 
        (SELECT count(*) FROM rule_log) = o.operations AS rule_per_insert
   FROM polarbench_operations o
  WHERE run_id = (SELECT max(run_id) FROM polarbench_runs) AND operation = 'INSERT';
+TRUNCATE trigger_log, rule_log;
+SELECT workload, transactions, errors
+  FROM polarbench_run('ycsb-load', clients => 2,
+                      options => '{"insertstart": 100000, "insertcount": 50}');
+SELECT (SELECT count(*) FROM trigger_log WHERE op = 'INSERT') AS inserts_triggered,
+       (SELECT count(*) FROM rule_log) AS inserts_copied;
 -- a deferred unique violation at commit is YCSB's Return=ERROR: counted,
 -- and the run goes on
 CREATE FUNCTION refuse_some() RETURNS trigger LANGUAGE plpgsql AS $$
