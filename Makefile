@@ -1,10 +1,12 @@
 # polarbench: PGXS build of the extension, its regression and TAP tests.
 #
-# The sources, by subsystem, each file calling only those listed before it
-# (see the header block of each file, and the README's layout table):
-# what the run engine and the loader share, the backend-free script
-# library, the run engine, the loader.  The command-line client in
-# src/client has a PGXS Makefile of its own.
+# The sources, by layer, lowest first: what every layer shares (common), the
+# backend-free libraries (script, workload, measure), the workloads' drivers,
+# the run engine, the SQL entry points of runs, and the loader.  Each object
+# uses only symbols of its own layer's earlier objects and of lower layers,
+# in the order OBJS lists them: test/check_layers.sh reads the objects'
+# symbols and fails the suite on a call upwards or a cycle.  The
+# command-line client in src/client has a PGXS Makefile of its own.
 
 MODULE_big = polarbench
 PB_SCRIPT_DIR = src/script
@@ -16,24 +18,31 @@ include $(PB_MEASURE_DIR)/measure.mk
 PB_COMMON_OBJS = src/common/args.o src/common/safe_sql.o \
 	src/common/alter_system.o src/common/settings_journal.o src/common/settings.o \
 	src/common/worker.o src/common/admission.o
-PB_RUN_OBJS = src/run/run_shmem.o src/run/run_lockwait.o \
-	src/run/run_snapshot.o src/run/run_callsite.o src/run/run_status.o src/run/run_profile.o src/run/run_document.o src/run/run_stats.o \
-	src/run/run_config.o src/run/run_server_settings.o src/run/run_settings.o src/run/spi_discard.o src/run/script_exec.o \
-	src/run/script_driver.o \
-	src/run/sysbench_driver.o src/run/ycsb_driver.o src/run/drivers.o \
-	src/run/client_worker.o src/run/recorder_worker.o src/run/run_check.o \
-	src/run/run_views.o src/run/run_report.o src/run/run_launcher.o \
-	src/run/run_entry.o src/run/run_control.o src/run/run_background.o \
-	src/run/run_sweep.o src/run/run_record_check.o src/run/run_nodes.o
+PB_DRIVER_OBJS = src/drivers/statement_exec.o src/drivers/driver_options.o \
+	src/drivers/report_query.o src/drivers/script_exec.o \
+	src/drivers/script_config.o src/drivers/script_driver.o \
+	src/drivers/sysbench_driver.o src/drivers/ycsb_driver.o \
+	src/drivers/workload_registry.o
+PB_ENGINE_OBJS = src/engine/run_shmem.o src/engine/run_lockwait.o \
+	src/engine/run_snapshot.o src/engine/run_status.o src/engine/run_profile.o \
+	src/engine/run_document.o src/engine/run_stats.o src/engine/run_config.o \
+	src/engine/run_settings.o src/engine/run_server_settings.o \
+	src/engine/run_memory.o src/engine/client_worker.o \
+	src/engine/recorder_worker.o src/engine/run_launcher.o
+PB_SQL_OBJS = src/sql/run_callsite.o src/sql/run_args.o src/sql/run_views.o \
+	src/sql/run_report.o src/sql/run_entry.o src/sql/run_control.o \
+	src/sql/run_background.o src/sql/run_sweep.o src/sql/run_record_check.o \
+	src/sql/run_nodes.o src/sql/workload_list.o
 PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
 	src/load/page_writers.o src/load/bulk_insert.o \
 	src/load/dataset_pgbench.o src/load/dataset_sysbench.o \
 	src/load/dataset_ycsb.o src/load/datasets.o src/load/load_staging.o \
-	src/load/load_parallel.o src/load/load_entry.o
+	src/load/load_parallel.o src/load/load_entry.o src/load/dataset_list.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_WORKLOAD_SRCS)) \
-	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) $(PB_RUN_OBJS) $(PB_LOAD_OBJS)
+	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) $(PB_DRIVER_OBJS) \
+	$(PB_ENGINE_OBJS) $(PB_SQL_OBJS) $(PB_LOAD_OBJS)
 
 EXTENSION = polarbench
 # the current version is assembled from sql/install/; earlier ones are kept
@@ -52,7 +61,8 @@ TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
 
 PG_CPPFLAGS = -I$(srcdir)/src/common -I$(srcdir)/src/script \
-	-I$(srcdir)/src/workload -I$(srcdir)/src/measure -I$(srcdir)/src/run -I$(srcdir)/src/load
+	-I$(srcdir)/src/workload -I$(srcdir)/src/measure -I$(srcdir)/src/drivers \
+	-I$(srcdir)/src/engine -I$(srcdir)/src/sql -I$(srcdir)/src/load
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Wmissing-prototypes -Wpointer-arith -Werror=vla -Wendif-labels \
 	-Wmissing-format-attribute -Wformat-security

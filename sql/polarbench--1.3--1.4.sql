@@ -1,4 +1,4 @@
-/* polarbench 1.3 to 1.4: reliability and security */
+/* polarbench 1.3 to 1.4: reliability, security, and workloads as drivers */
 
 \echo Use "ALTER EXTENSION polarbench UPDATE TO '1.4'" to load this file. \quit
 
@@ -39,6 +39,9 @@ RETURNS jsonb
 AS 'MODULE_PATHNAME', 'polarbench_shown_settings'
 LANGUAGE C STRICT STABLE PARALLEL SAFE;
 
+/* The names of a run's scripts, as pgbench's report shows them */
+ALTER TABLE polarbench_run_data ADD COLUMN script_names text[];
+
 /*
  * The views show the values of superuser-only parameters to those who may
  * read them, and divide with operators of exact types.
@@ -65,7 +68,8 @@ CREATE OR REPLACE VIEW polarbench_runs AS
 		   r.server_stats, r.sweep_id, r.sweep_run,
 		   r.sweep_set, r.sweep_repeat,
 		   CASE WHEN v.may_read THEN polarbench_shown_settings(r.server_settings) END AS server_settings,
-		   r.node
+		   r.node,
+		   CASE WHEN v.may_read THEN r.script_names END AS script_names
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -85,3 +89,186 @@ CREATE OR REPLACE VIEW polarbench_wait_events AS
 	SELECT run_id, wait_event_type, wait_event, samples,
 		   samples::float8 / (sum(samples) OVER (PARTITION BY run_id))::float8 AS share
 	  FROM polarbench_wait_event_data;
+
+/*
+ * polarbench_run and polarbench_start take the scripts' names, for
+ * pgbench's report, and polarbench_report takes options.  A function's
+ * arguments change only with the function dropped, and with it the
+ * privileges granted on it: they are named here, to be granted again.
+ */
+DO $$
+DECLARE
+	grant_list text;
+BEGIN
+	SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('GRANT EXECUTE ON FUNCTION %I.%I TO %I;',
+															n.nspname, p.proname, r.rolname), ' ')
+	  INTO grant_list
+	  FROM pg_catalog.pg_proc p
+	  JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) p.pronamespace
+	 CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
+	  JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
+	 WHERE n.nspname OPERATOR(pg_catalog.=) '@extschema@'
+	   AND p.proname OPERATOR(pg_catalog.=) ANY (ARRAY['polarbench_run', 'polarbench_start']::pg_catalog.name[])
+	   AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
+	   AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE';
+	IF grant_list IS NOT NULL THEN
+		RAISE WARNING 'the privileges granted on polarbench_run and polarbench_start are dropped with them'
+			USING HINT = 'Grant them again on the new functions: ' OPERATOR(pg_catalog.||) grant_list;
+	END IF;
+END
+$$;
+
+DROP FUNCTION polarbench_run(text, int, float8, bigint, int, text, int, text[],
+	int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean,
+	jsonb, jsonb);
+DROP FUNCTION polarbench_start(text, int, float8, bigint, int, text, int,
+	text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
+	boolean, jsonb, jsonb);
+DROP FUNCTION polarbench_report(bigint, text);
+
+/*
+ * Start a benchmark run and wait for its end.  workload names built-in
+ * scripts, comma separated, each with an optional @weight as pgbench's -b;
+ * script and scripts give custom scripts in pgbench's language, with
+ * script_weight and weights as pgbench's -f file@weight.  workload may
+ * instead name one of sysbench's OLTP workloads (oltp_read_write, ...) or
+ * YCSB's (ycsb-a .. ycsb-f, ycsb-load), whose options (sysbench's, YCSB's
+ * properties) go in options; polarbench_workloads lists them all, with
+ * their options.  script_names names the scripts in pgbench's report, as
+ * pgbench names them by their files.  Latencies are in milliseconds.
+ */
+CREATE FUNCTION polarbench_run(
+	workload		text DEFAULT NULL,
+	clients			int DEFAULT 1,
+	duration		float8 DEFAULT NULL,
+	transactions	bigint DEFAULT NULL,
+	progress		int DEFAULT 0,
+	script			text DEFAULT NULL,
+	script_weight	int DEFAULT 1,
+	scripts			text[] DEFAULT NULL,
+	weights			int[] DEFAULT NULL,
+	vars			jsonb DEFAULT NULL,
+	random_seed		bigint DEFAULT NULL,
+	scale			int DEFAULT NULL,
+	options			jsonb DEFAULT NULL,
+	rate			float8 DEFAULT NULL,
+	latency_limit	float8 DEFAULT NULL,
+	max_tries		int DEFAULT 1,
+	warmup			float8 DEFAULT 0,
+	counters_only	boolean DEFAULT false,
+	settings		jsonb DEFAULT NULL,
+	server_settings	jsonb DEFAULT NULL,
+	script_names	text[] DEFAULT NULL)
+RETURNS polarbench_result
+AS 'MODULE_PATHNAME', 'polarbench_run'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+REVOKE ALL ON FUNCTION polarbench_run(text, int, float8, bigint, int, text,
+	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
+	boolean, jsonb, jsonb, text[]) FROM PUBLIC;
+
+/*
+ * Start a run in the background: polarbench_run's arguments, checked
+ * before anything starts; returns the run's id as soon as it is recorded
+ * and its clients are released.  The run goes on after the calling
+ * statement and transaction end, and holds no snapshot of the caller.
+ */
+CREATE FUNCTION polarbench_start(
+	workload		text DEFAULT NULL,
+	clients			int DEFAULT 1,
+	duration		float8 DEFAULT NULL,
+	transactions	bigint DEFAULT NULL,
+	progress		int DEFAULT 0,
+	script			text DEFAULT NULL,
+	script_weight	int DEFAULT 1,
+	scripts			text[] DEFAULT NULL,
+	weights			int[] DEFAULT NULL,
+	vars			jsonb DEFAULT NULL,
+	random_seed		bigint DEFAULT NULL,
+	scale			int DEFAULT NULL,
+	options			jsonb DEFAULT NULL,
+	rate			float8 DEFAULT NULL,
+	latency_limit	float8 DEFAULT NULL,
+	max_tries		int DEFAULT 1,
+	warmup			float8 DEFAULT 0,
+	counters_only	boolean DEFAULT false,
+	settings		jsonb DEFAULT NULL,
+	server_settings	jsonb DEFAULT NULL,
+	script_names	text[] DEFAULT NULL)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'polarbench_start'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+REVOKE ALL ON FUNCTION polarbench_start(text, int, float8, bigint, int, text,
+	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
+	boolean, jsonb, jsonb, text[]) FROM PUBLIC;
+
+/*
+ * A finished run as the tool its user knows would have printed it: style
+ * 'pgbench', 'sysbench', 'ycsb' or 'json' (every figure); by default the
+ * style of the workload's tool (polarbench_workloads.report_style).
+ * options asks a pgbench report for each statement's figures
+ * ({"statements": true}, pgbench's -r; by default they are shown) and for
+ * the failures by kind ({"failures_detailed": true}, pgbench's
+ * --failures-detailed; by default, when there are any).
+ */
+CREATE FUNCTION polarbench_report(run_id bigint, style text DEFAULT NULL,
+								  options jsonb DEFAULT NULL)
+RETURNS text
+AS 'MODULE_PATHNAME', 'polarbench_report'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+/*
+ * Every workload polarbench_run() takes by name: its kind (whose driver
+ * runs it), what it is, whether it writes with its default options (a hot
+ * standby runs only those that do not), the report style of its tool, and
+ * its options (for options =>): each one's name, type, default, range or
+ * values, and what it means.
+ */
+CREATE FUNCTION polarbench_workload_list(
+	OUT name text, OUT kind text, OUT description text, OUT writes boolean,
+	OUT report_style text, OUT options jsonb)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'polarbench_workload_list'
+LANGUAGE C STRICT STABLE PARALLEL SAFE;
+
+CREATE VIEW polarbench_workloads AS
+	SELECT name, kind, description, writes, report_style, options
+	  FROM polarbench_workload_list();
+
+GRANT SELECT ON polarbench_workloads TO PUBLIC;
+
+/*
+ * Every data set polarbench_init() loads, with the arguments of
+ * polarbench_init() it reads of its own (beyond parallel, fillfactor,
+ * unlogged, drop, progress and wal_compression, which every one reads):
+ * each one's name, type, default and what it means for that data set.
+ */
+CREATE FUNCTION polarbench_dataset_list(
+	OUT dataset text, OUT description text, OUT argument text,
+	OUT argument_description text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'polarbench_dataset_list'
+LANGUAGE C STRICT STABLE PARALLEL SAFE;
+
+CREATE VIEW polarbench_datasets AS
+	SELECT l.dataset AS name, l.description,
+		   coalesce(jsonb_agg(jsonb_build_object(
+						'name', l.argument,
+						'type', pg_catalog.format_type(a.type, NULL),
+						'default', pg_catalog.regexp_replace(
+							pg_catalog.pg_get_function_arg_default(f.oid, a.n::int),
+							'^''(.*)''::[a-z ]+$', '\1'),
+						'description', l.argument_description) ORDER BY a.n)
+					FILTER (WHERE l.argument IS NOT NULL), '[]') AS options
+	  FROM polarbench_dataset_list() WITH ORDINALITY l(dataset, description, argument,
+													 argument_description, ord)
+	 CROSS JOIN (SELECT '@extschema@.polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean)'::pg_catalog.regprocedure::pg_catalog.oid AS oid) f
+	  LEFT JOIN LATERAL (SELECT u.n, p.proargtypes[u.n - 1] AS type
+						   FROM pg_catalog.pg_proc p,
+								unnest(p.proargnames) WITH ORDINALITY u(argname, n)
+						  WHERE p.oid = f.oid AND u.argname = l.argument) a ON true
+	 GROUP BY l.dataset, l.description
+	 ORDER BY min(l.ord);
+
+GRANT SELECT ON polarbench_datasets TO PUBLIC;

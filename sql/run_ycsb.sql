@@ -24,7 +24,7 @@ SELECT workload, transactions, reads + writes AS statements, others, errors
 SELECT sum(operations) AS operations, bool_and(operation IN ('READ', 'UPDATE')) AS reads_and_updates
   FROM polarbench_operations WHERE run_id = (SELECT max(run_id) FROM polarbench_runs);
 
--- proportions given directly, as seed 004 does: write only; then every
+-- proportions given directly, as Alibaba Cloud's PolarDB YCSB report does: write only; then every
 -- field written
 SELECT workload, reads, writes
   FROM polarbench_run('ycsb-a', transactions => 40,

@@ -2,7 +2,8 @@
 # polarbench's test command: installs the Debian packages the tests need,
 # builds and installs the extension, starts a throwaway PostgreSQL 15 server
 # with the settings the tests need, runs the unit tests of the script
-# library, the pg_regress suite and the TAP suite, and closes with the line
+# library, the layer and kind checks, the pg_regress suite and the TAP
+# suite, and closes with the line
 # "N passed, N failed".  Exits non-zero if anything failed.
 #
 # Usage: bash test/run_tests.sh          (as root, or a user with sudo)
@@ -40,6 +41,18 @@ else
 	echo "not ok - polarbench is not on a plain shell's PATH after make install"
 	failed=$((failed + 1))
 fi
+
+# the layers, from the objects' symbols, and the kinds of workload named
+# only in their drivers, data sets and registries
+for check in check_layers check_kind_names; do
+	if pb_as_postgres bash "test/$check.sh" . 2>&1 | tee "$work/$check.log"; then
+		echo "ok - $check"
+		passed=$((passed + 1))
+	else
+		echo "not ok - $check"
+		failed=$((failed + 1))
+	fi
+done
 
 # unit tests of the backend-independent script and workload libraries
 if [ -f test/unit/Makefile ]; then

@@ -69,7 +69,8 @@ CREATE TABLE polarbench_run_data (
 	sweep_set			int,
 	sweep_repeat		int,
 	server_settings		jsonb,
-	node				text
+	node				text,
+	script_names		text[]
 );
 
 CREATE INDEX polarbench_run_data_sweep_id_idx ON polarbench_run_data (sweep_id);
@@ -263,7 +264,8 @@ CREATE VIEW polarbench_runs AS
 		   r.server_stats, r.sweep_id, r.sweep_run,
 		   r.sweep_set, r.sweep_repeat,
 		   CASE WHEN v.may_read THEN polarbench_shown_settings(r.server_settings) END AS server_settings,
-		   r.node
+		   r.node,
+		   CASE WHEN v.may_read THEN r.script_names END AS script_names
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -355,7 +357,9 @@ CREATE TYPE polarbench_result AS (
  * script_weight and weights as pgbench's -f file@weight.  workload may
  * instead name one of sysbench's OLTP workloads (oltp_read_write, ...) or
  * YCSB's (ycsb-a .. ycsb-f, ycsb-load), whose options (sysbench's, YCSB's
- * properties) go in options.  Latencies are in milliseconds.
+ * properties) go in options; polarbench_workloads lists them all, with
+ * their options.  script_names names the scripts in pgbench's report, as
+ * pgbench names them by their files.  Latencies are in milliseconds.
  */
 CREATE FUNCTION polarbench_run(
 	workload		text DEFAULT NULL,
@@ -377,14 +381,15 @@ CREATE FUNCTION polarbench_run(
 	warmup			float8 DEFAULT 0,
 	counters_only	boolean DEFAULT false,
 	settings		jsonb DEFAULT NULL,
-	server_settings	jsonb DEFAULT NULL)
+	server_settings	jsonb DEFAULT NULL,
+	script_names	text[] DEFAULT NULL)
 RETURNS polarbench_result
 AS 'MODULE_PATHNAME', 'polarbench_run'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_run(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
-	boolean, jsonb, jsonb) FROM PUBLIC;
+	boolean, jsonb, jsonb, text[]) FROM PUBLIC;
 
 /*
  * A run's latency histogram, to plot its distribution: how many successful

@@ -3,9 +3,14 @@
 /*
  * A finished run as the tool its user knows would have printed it: style
  * 'pgbench', 'sysbench', 'ycsb' or 'json' (every figure); by default the
- * style of the workload's tool.
+ * style of the workload's tool (polarbench_workloads.report_style).
+ * options asks a pgbench report for each statement's figures
+ * ({"statements": true}, pgbench's -r; by default they are shown) and for
+ * the failures by kind ({"failures_detailed": true}, pgbench's
+ * --failures-detailed; by default, when there are any).
  */
-CREATE FUNCTION polarbench_report(run_id bigint, style text DEFAULT NULL)
+CREATE FUNCTION polarbench_report(run_id bigint, style text DEFAULT NULL,
+								  options jsonb DEFAULT NULL)
 RETURNS text
 AS 'MODULE_PATHNAME', 'polarbench_report'
 LANGUAGE C STABLE PARALLEL RESTRICTED;

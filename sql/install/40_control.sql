@@ -27,14 +27,15 @@ CREATE FUNCTION polarbench_start(
 	warmup			float8 DEFAULT 0,
 	counters_only	boolean DEFAULT false,
 	settings		jsonb DEFAULT NULL,
-	server_settings	jsonb DEFAULT NULL)
+	server_settings	jsonb DEFAULT NULL,
+	script_names	text[] DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'polarbench_start'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_start(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
-	boolean, jsonb, jsonb) FROM PUBLIC;
+	boolean, jsonb, jsonb, text[]) FROM PUBLIC;
 
 /*
  * Wait for a run to end, at most timeout seconds (NULL: as long as it

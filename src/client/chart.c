@@ -10,8 +10,6 @@
  * Every series is a <polyline class="series"> with its label in
  * data-label, so that tools (and the tests) can find them.
  *
- * calls: client_conn.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres_fe.h"

@@ -20,8 +20,6 @@
  * search_path, as VACUUM of pgbench's tables does: only around them is the
  * session's own put back (PB_QUERY_USER_PATH), their text still qualified.
  *
- * calls: nothing of polarbench's.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres_fe.h"

@@ -12,9 +12,6 @@
  * workload that writes goes to the primary only: the standbys refuse it
  * before they start, and the client says so and goes on without them.
  *
- * calls: client_conn.c, run_query.c, report_data.c, setup.c, restart.c; of
- * the measurement library, histogram.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres_fe.h"
@@ -320,7 +317,7 @@ print_nodes_report(const ClientOptions *opts, Node *nodes, int n,
  *		run failed.
  */
 int
-run_on_nodes(ConnTarget *targets, int n, const ClientOptions *opts)
+run_on_nodes(ConnTarget *targets, int n, ClientOptions *opts)
 {
 	Node	   *nodes = pg_malloc0(sizeof(Node) * n);
 	Node	   *primary = NULL;
@@ -356,6 +353,9 @@ run_on_nodes(ConnTarget *targets, int n, const ClientOptions *opts)
 			primary = &nodes[i];
 		nodes[i].cancel = PQgetCancel(nodes[i].conn);
 	}
+	/* a -b name that is no built-in script: the first node's workload */
+	if (!resolve_workload(nodes[0].conn, opts))
+		return 1;
 	if (!classify_settings(nodes[0].conn, &opts->settings, &session, &server, &restart))
 		return 1;
 	if (server.n > 0 || restart.n > 0)

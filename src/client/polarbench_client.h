@@ -3,14 +3,17 @@
  * polarbench_client.h
  *	  Shared definitions of the polarbench command-line client: the run it
  *	  was asked for, the connections it makes, and the files that turn
- *	  options into calls (run_query.c), prepare a database (setup.c), apply
- *	  settings that need a restart (restart.c), run sweeps (sweep.c), runs
- *	  on several nodes (nodes.c), and print reports (report.c,
- *	  report_data.c) and charts (chart.c).
+ *	  options into calls (run_query.c), prepare a database (setup.c), look
+ *	  up the server's workloads and data sets (catalog.c), apply settings
+ *	  that need a restart (restart.c), run sweeps (sweep.c), runs on
+ *	  several nodes (nodes.c), print reports (report.c, report_data.c) and
+ *	  charts (chart.c), and read the command line (scripts.c, options.c).
  *
- * In layers, each file calling only those above it in this list:
- * client_conn.c, run_query.c, report_data.c, report.c, chart.c, setup.c,
- * restart.c, sweep.c, nodes.c, polarbench.c.
+ * In layers, each file calling only those above it in this list (the
+ * order of PB_CLIENT_NAMES in the Makefile, which test/check_layers.sh
+ * checks): client_conn.c, run_query.c, report_data.c, report.c, chart.c,
+ * setup.c, catalog.c, restart.c, sweep.c, nodes.c, scripts.c, options.c,
+ * polarbench.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -19,8 +22,6 @@
 
 #include "libpq-fe.h"
 #include "pqexpbuffer.h"
-
-#include "pb_workload.h"
 
 /* POLARBENCH_VERSION: the extension's default_version, set by the Makefile */
 
@@ -32,6 +33,17 @@ typedef struct ClientScript
 	char	   *text;			/* the file's text; NULL for a built-in */
 	int			weight;
 } ClientScript;
+
+/*
+ * A workload of the server's that -b names and that is no pgbench script
+ * of the client's: what polarbench_workloads says of it (catalog.c)
+ */
+typedef struct ClientWorkload
+{
+	char	   *name;
+	char	  **options;		/* its options' names, as the view spells them */
+	int			noptions;
+} ClientWorkload;
 
 /* name=value pairs: settings, or a sweep's setting set */
 typedef struct SettingSet
@@ -55,8 +67,14 @@ typedef struct ClientOptions
 	char	  **var_values;
 	int			nvars;
 
-	/* -b with a sysbench or YCSB workload, and its --name=value options */
-	const PbWorkloadDef *native;
+	/*
+	 * -b names that are no built-in script, to look up in the server's
+	 * polarbench_workloads once connected (resolve_workload), the workload
+	 * one of them names, and the --name=value options given for it
+	 */
+	char	  **workload_names;
+	int			nworkload_names;
+	ClientWorkload *workload;
 	char	  **opt_names;
 	char	  **opt_values;
 	int			nopts;
@@ -109,34 +127,46 @@ typedef struct ConnTarget
 	char	   *label;			/* "host:port", to name the node */
 } ConnTarget;
 
-/* The row polarbench_run() returns, and what the reports print of it */
+/* What the command line asks the client to do */
+typedef enum ClientMode
+{
+	PB_MODE_RUN,				/* a run or a sweep */
+	PB_MODE_INIT,				/* -i */
+	PB_MODE_RESTORE,			/* --restore */
+	PB_MODE_LIST,				/* --list [NAME] */
+	PB_MODE_LIST_SCRIPTS		/* -b list */
+} ClientMode;
+
+/* The command line, read (options.c) */
+typedef struct ClientCommand
+{
+	ClientMode	mode;
+	const char *list_name;		/* --list NAME, or NULL */
+	ClientOptions run;
+	InitOptions init;
+	ConnTarget *targets;		/* -h, -p, -U, -d: one node or several */
+	int			ntargets;
+} ClientCommand;
+
+/*
+ * The row polarbench_run() returns, what the nodes' report adds up and
+ * the chart draws; the report of one run is the server's
+ */
 typedef struct ClientResult
 {
 	char	   *run_id;
-	double		seconds;
 	long long	transactions;
 	double		tps;
 	long long	statements;
 	double		qps;
 	long long	failed;
-	bool		has_latency;	/* latencies are NULL without transactions */
 	double		latency_avg;
-	double		latency_stddev;
 	double		latency_p50;
 	double		latency_p90;
 	double		latency_p95;
 	double		latency_p99;
 	double		latency_p999;
 	double		latency_max;
-	long long	failed_serialization;
-	long long	failed_deadlock;
-	long long	retried;
-	long long	retries;
-	long long	skipped;
-	long long	late;
-	bool		has_lag;
-	double		lag_avg;
-	double		lag_max;
 } ClientResult;
 
 /* Query parameters, as text; NULL values are SQL nulls */
@@ -220,6 +250,11 @@ extern bool classify_settings(PGconn *conn, const SettingSet *in,
 							  SettingSet *session, SettingSet *server,
 							  SettingSet *restart);
 
+/* catalog.c */
+extern bool resolve_workload(PGconn *conn, ClientOptions *opts);
+extern void list_builtin_scripts(const ConnTarget *target);
+extern int	list_catalog(PGconn *conn, const char *name);
+
 /* restart.c */
 typedef struct RestartState
 {
@@ -250,6 +285,17 @@ extern int	run_sweep(PGconn *conn, const ConnTarget *target,
 
 /* nodes.c */
 extern int	run_on_nodes(ConnTarget *targets, int ntargets,
-						 const ClientOptions *opts);
+						 ClientOptions *opts);
+
+/* scripts.c */
+extern void add_builtin(ClientOptions *opts, const char *arg);
+extern ClientScript read_script_file(const char *arg);
+extern void add_define(ClientOptions *opts, const char *arg);
+extern void finish_scripts(ClientOptions *opts, const ClientScript *files,
+						   int nfiles);
+extern void check_scripts(const ClientOptions *opts);
+
+/* options.c */
+extern void parse_command_line(int argc, char **argv, ClientCommand *cmd);
 
 #endif							/* POLARBENCH_CLIENT_H */

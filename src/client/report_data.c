@@ -5,8 +5,6 @@
  *	  column names, every field quoted where it must be, NULL as an empty
  *	  field), for --report csv.
  *
- * calls: client_conn.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres_fe.h"

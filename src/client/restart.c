@@ -27,8 +27,6 @@
  * The files live in $POLARBENCH_STATE_DIR, or $XDG_STATE_HOME/polarbench,
  * or ~/.local/state/polarbench, created with mode 0700.
  *
- * calls: client_conn.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres_fe.h"

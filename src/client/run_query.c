@@ -10,8 +10,6 @@
  * tables: every function and type in them is named with its schema,
  * polarbench's as @extschema@ (see client_conn.c).
  *
- * calls: nothing of polarbench's.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres_fe.h"
@@ -91,15 +89,15 @@ setting_set_json_or_null(const SettingSet *set)
 	return buf.data;
 }
 
-/* The workload argument: the native workload, or built-ins with weights */
+/* The workload argument: the server's workload -b named, or built-ins with weights */
 static const char *
 workload_arg(const ClientOptions *opts)
 {
 	PQExpBufferData workload;
 
 	initPQExpBuffer(&workload);
-	if (opts->native != NULL)
-		appendPQExpBufferStr(&workload, opts->native->name);
+	if (opts->workload != NULL)
+		appendPQExpBufferStr(&workload, opts->workload->name);
 	for (int i = 0; i < opts->nbuiltins; i++)
 		appendPQExpBuffer(&workload, "%s%s@%d", i > 0 ? "," : "",
 						  opts->scripts[i].builtin, opts->scripts[i].weight);
@@ -158,18 +156,18 @@ append_common_args(const ClientOptions *opts, PQExpBuffer sql, ParamList *p)
 const char *
 result_columns(void)
 {
-	return "run_id, seconds, transactions, tps, statements, qps, failed, "
-		"latency_avg, latency_stddev, latency_p50, latency_p90, latency_p95, "
-		"latency_p99, latency_p999, latency_max, failed_serialization, "
-		"failed_deadlock, retried, retries, skipped, late, lag_avg, lag_max";
+	return "run_id, transactions, tps, statements, qps, failed, latency_avg, "
+		"latency_p50, latency_p90, latency_p95, latency_p99, latency_p999, "
+		"latency_max";
 }
 
 /*
  * build_run_query
  *		The polarbench_run() call for the options, in sql, with its
  *		parameters: built-ins as the workload, files as scripts and
- *		weights, -D definitions as a jsonb object built by the server, and
- *		the settings for the run (JSON objects, NULL for none).
+ *		weights (named, in pgbench's report, by their file names), -D
+ *		definitions as a jsonb object built by the server, and the settings
+ *		for the run (JSON objects, NULL for none).
  */
 void
 build_run_query(const ClientOptions *opts, PQExpBuffer sql, ParamList *p,
@@ -194,6 +192,10 @@ build_run_query(const ClientOptions *opts, PQExpBuffer sql, ParamList *p,
 		for (int i = opts->nbuiltins; i < opts->nscripts; i++)
 			appendPQExpBuffer(sql, "%s$%d::pg_catalog.int4", i > opts->nbuiltins ? ", " : "",
 							  add_param(p, psprintf("%d", opts->scripts[i].weight)));
+		appendPQExpBufferStr(sql, "], script_names => ARRAY[");
+		for (int i = opts->nbuiltins; i < opts->nscripts; i++)
+			appendPQExpBuffer(sql, "%s$%d::pg_catalog.text", i > opts->nbuiltins ? ", " : "",
+							  add_param(p, opts->scripts[i].desc));
 		appendPQExpBufferStr(sql, "]");
 	}
 	if (opts->nvars > 0)
@@ -263,14 +265,11 @@ build_sweep_query(const ClientOptions *opts, PQExpBuffer sql, ParamList *p,
 
 /* A column's value as a double, 0 if it is NULL or absent */
 static double
-column_double(PGresult *res, int row, const char *name, bool *isnull)
+column_double(PGresult *res, int row, const char *name)
 {
 	int			col = PQfnumber(res, name);
-	bool		null = col < 0 || PQgetisnull(res, row, col);
 
-	if (isnull)
-		*isnull = null;
-	return null ? 0 : atof(PQgetvalue(res, row, col));
+	return col < 0 || PQgetisnull(res, row, col) ? 0 : atof(PQgetvalue(res, row, col));
 }
 
 /* A column's value as a long long, 0 if it is NULL or absent */
@@ -291,35 +290,22 @@ bool
 read_result(PGresult *res, int row, ClientResult *result)
 {
 	int			col = PQfnumber(res, "run_id");
-	bool		null;
 
 	memset(result, 0, sizeof(*result));
 	if (col < 0 || PQgetisnull(res, row, col))
 		return false;
 	result->run_id = pg_strdup(PQgetvalue(res, row, col));
-	result->seconds = column_double(res, row, "seconds", NULL);
 	result->transactions = column_int(res, row, "transactions");
-	result->tps = column_double(res, row, "tps", NULL);
+	result->tps = column_double(res, row, "tps");
 	result->statements = column_int(res, row, "statements");
-	result->qps = column_double(res, row, "qps", NULL);
+	result->qps = column_double(res, row, "qps");
 	result->failed = column_int(res, row, "failed");
-	result->latency_avg = column_double(res, row, "latency_avg", &null);
-	result->has_latency = !null;
-	result->latency_stddev = column_double(res, row, "latency_stddev", NULL);
-	result->latency_p50 = column_double(res, row, "latency_p50", NULL);
-	result->latency_p90 = column_double(res, row, "latency_p90", NULL);
-	result->latency_p95 = column_double(res, row, "latency_p95", NULL);
-	result->latency_p99 = column_double(res, row, "latency_p99", NULL);
-	result->latency_p999 = column_double(res, row, "latency_p999", NULL);
-	result->latency_max = column_double(res, row, "latency_max", NULL);
-	result->failed_serialization = column_int(res, row, "failed_serialization");
-	result->failed_deadlock = column_int(res, row, "failed_deadlock");
-	result->retried = column_int(res, row, "retried");
-	result->retries = column_int(res, row, "retries");
-	result->skipped = column_int(res, row, "skipped");
-	result->late = column_int(res, row, "late");
-	result->lag_avg = column_double(res, row, "lag_avg", &null);
-	result->has_lag = !null;
-	result->lag_max = column_double(res, row, "lag_max", NULL);
+	result->latency_avg = column_double(res, row, "latency_avg");
+	result->latency_p50 = column_double(res, row, "latency_p50");
+	result->latency_p90 = column_double(res, row, "latency_p90");
+	result->latency_p95 = column_double(res, row, "latency_p95");
+	result->latency_p99 = column_double(res, row, "latency_p99");
+	result->latency_p999 = column_double(res, row, "latency_p999");
+	result->latency_max = column_double(res, row, "latency_max");
 	return true;
 }

@@ -7,8 +7,6 @@
  *	  run asks for by what changes them: a SET in every client, a reload,
  *	  or a restart.
  *
- * calls: client_conn.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres_fe.h"
@@ -122,7 +120,7 @@ vacuum_tables(PGconn *conn, const ClientOptions *opts)
 {
 	char	   *standby;
 
-	if (opts->no_vacuum || opts->native != NULL)
+	if (opts->no_vacuum || opts->workload != NULL)
 		return;
 	standby = single_value(conn, "SELECT pg_catalog.pg_is_in_recovery()", 0, NULL);
 	if (standby == NULL || strcmp(standby, "t") == 0)

@@ -12,9 +12,6 @@
  * restart with --restart-command.  Every set is checked before the first
  * run.
  *
- * calls: client_conn.c, run_query.c, report_data.c, chart.c, setup.c,
- * restart.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres_fe.h"
@@ -138,7 +135,7 @@ print_table(const ClientOptions *opts, const SweepRun *runs, int nruns,
 
 	printf("%s by clients (rows) and setting set (columns): %s, ",
 		   qps ? "qps" : "tps",
-		   opts->native ? opts->native->name :
+		   opts->workload ? opts->workload->name :
 		   opts->nscripts == 1 ? opts->scripts[0].desc : "multiple scripts");
 	if (opts->duration > 0)
 		printf("%d s per run", opts->duration);
@@ -341,7 +338,7 @@ chart_sweep(const ClientOptions *opts, const SweepRun *runs, int nruns,
 	panel.x_at_points = true;
 	return write_svg(opts->svg,
 					 psprintf("%s: %s by clients and setting set",
-							  opts->native ? opts->native->name :
+							  opts->workload ? opts->workload->name :
 							  opts->nscripts == 1 ? opts->scripts[0].desc : "multiple scripts",
 							  qps ? "qps" : "tps"),
 					 &panel, 1);
@@ -444,7 +441,7 @@ run_sweep(PGconn *conn, const ConnTarget *target, const ClientOptions *opts)
 	int			space = 0;
 	RestartState restart = {0};
 	bool		restarted = false;
-	bool		qps = opts->native != NULL;
+	bool		qps = opts->workload != NULL;
 	int			status = 0;
 
 	char	   *last_run;

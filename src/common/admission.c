@@ -21,8 +21,6 @@
  * admission holds a cluster-wide lock from the count until the caller's
  * workers have connected (pb_admission_end()).
  *
- * calls: settings.h.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

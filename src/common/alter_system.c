@@ -14,8 +14,6 @@
  * session can load.  So the value is split into its elements first, as
  * the server splits it.
  *
- * calls: nothing of polarbench's.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -14,8 +14,6 @@
  * extension's schema, written @extschema@ in the text as in an extension
  * script.
  *
- * calls: nothing of polarbench's.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -54,6 +52,28 @@ pb_unpin_search_path(int nest)
 }
 
 /*
+ * pb_replace
+ *		The text with every occurrence of from replaced by to; palloc'd.
+ */
+char *
+pb_replace(const char *text, const char *from, const char *to)
+{
+	StringInfoData buf;
+	const char *p = text;
+	const char *hit;
+
+	initStringInfo(&buf);
+	while ((hit = strstr(p, from)) != NULL)
+	{
+		appendBinaryStringInfo(&buf, p, hit - p);
+		appendStringInfoString(&buf, to);
+		p = hit + strlen(from);
+	}
+	appendStringInfoString(&buf, p);
+	return buf.data;
+}
+
+/*
  * pb_sql_in_schema
  *		The SQL text with every @extschema@ replaced by schema, quoted as
  *		an identifier; palloc'd.
@@ -61,21 +81,7 @@ pb_unpin_search_path(int nest)
 char *
 pb_sql_in_schema(const char *sql, const char *schema)
 {
-	const char *marker = "@extschema@";
-	const char *quoted = quote_identifier(schema);
-	StringInfoData buf;
-	const char *p = sql;
-	const char *hit;
-
-	initStringInfo(&buf);
-	while ((hit = strstr(p, marker)) != NULL)
-	{
-		appendBinaryStringInfo(&buf, p, hit - p);
-		appendStringInfoString(&buf, quoted);
-		p = hit + strlen(marker);
-	}
-	appendStringInfoString(&buf, p);
-	return buf.data;
+	return pb_replace(sql, "@extschema@", quote_identifier(schema));
 }
 
 /*

@@ -15,6 +15,7 @@
 
 extern int	pb_pin_search_path(void);
 extern void pb_unpin_search_path(int nest);
+extern char *pb_replace(const char *text, const char *from, const char *to);
 extern char *pb_sql_in_schema(const char *sql, const char *schema);
 extern int	pb_spi_execute_safe(const char *sql, int nargs, Oid *types,
 								Datum *values, bool read_only, long count);

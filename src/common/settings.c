@@ -12,8 +12,6 @@
  * registers the worker that puts back, when the server starts, the server
  * settings of a run the server's stop interrupted.
  *
- * calls: settings_journal.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

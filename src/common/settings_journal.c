@@ -25,8 +25,6 @@
  * values are those a superuser (or a role granted ALTER SYSTEM on them)
  * had, read from a file that only the server writes.
  *
- * calls: alter_system.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -11,8 +11,6 @@
  * is gone too, and the worker exits without a word.  A worker hands its
  * error to its starter through the segment, which raises it.
  *
- * calls: nothing of polarbench's.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

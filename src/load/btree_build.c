@@ -31,8 +31,6 @@
  * in it yet.  A key that does not follow the previous one ends the load
  * with an error rather than a wrong index.
  *
- * calls: page_write.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -24,9 +24,6 @@
  * table_multi_insert() for such rows.  pg_class.relallvisible is set by
  * the ANALYZE that follows.
  *
- * calls: page_write.c, btree_build.c, page_writers.c, load_progress.c,
- * load_sql.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -20,8 +20,6 @@
  * needs no scan).  The finishing step creates the partitioned table,
  * attaches the partitions and adds the keys.
  *
- * calls: args.c, load_sql.c, load_progress.c, bulk_insert.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -572,8 +570,19 @@ pgb_finish(const PbLoadOptions *opts, bool parallel)
 		pb_loader_sql("analyze %s", accounts);
 }
 
+/* The arguments of polarbench_init() it reads of its own */
+static const PbDatasetOption pgb_options[] = {
+	{"scale", "scale factor: 100000 accounts, 10 tellers and 1 branch each (-s)"},
+	{"partitions", "partitions of pgbench_accounts, 0 for none (--partitions)"},
+	{"partition_method", "range or hash (--partition-method)"},
+	{"foreign_keys", "foreign keys between the tables (--foreign-keys)"},
+	{NULL, NULL}
+};
+
 const PbDataset pb_dataset_pgbench = {
 	.name = "pgbench",
+	.description = "pgbench's tables, as pgbench -i makes them: pgbench_accounts, _branches, _tellers and _history",
+	.options = pgb_options,
 	.compressible = true,			/* blank filler: a third of the WAL */
 	.check = pgb_check,
 	.table_names = pgb_table_names,

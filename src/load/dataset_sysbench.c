@@ -15,8 +15,6 @@
  * statistics (and rows are frozen already).  One job per table: tables are independent, so a
  * parallel load gives each worker whole tables.
  *
- * calls: args.c, load_sql.c, load_progress.c, bulk_insert.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -216,8 +214,17 @@ sb_finish(const PbLoadOptions *opts, bool parallel)
 {
 }
 
+/* The arguments of polarbench_init() it reads of its own */
+static const PbDatasetOption sb_options[] = {
+	{"tables", "number of tables (--tables)"},
+	{"table_size", "rows of each table (--table-size)"},
+	{NULL, NULL}
+};
+
 const PbDataset pb_dataset_sysbench = {
 	.name = "sysbench",
+	.description = "sysbench's OLTP tables, as its prepare makes them: sbtest1 .. sbtestN",
+	.options = sb_options,
 	.compressible = false,			/* random digits: a fifth less WAL */
 	.check = sb_check,
 	.table_names = sb_table_names,

@@ -12,9 +12,6 @@
  * field_length random printable ASCII characters.  The single table is one
  * job, so a parallel load of this data set runs in one worker.
  *
- * calls: args.c, load_sql.c, load_progress.c, bulk_insert.c; of the
- * workload library, ycsb_gen.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -179,8 +176,18 @@ ycsb_created_names(const PbLoadOptions *opts, List **tables, List **others)
 	*others = list_make1(pstrdup("usertable_pkey"));
 }
 
+/* The arguments of polarbench_init() it reads of its own */
+static const PbDatasetOption ycsb_options[] = {
+	{"records", "rows of usertable (recordcount)"},
+	{"fields", "fields of each row (fieldcount)"},
+	{"field_length", "characters of each field (fieldlength)"},
+	{NULL, NULL}
+};
+
 const PbDataset pb_dataset_ycsb = {
 	.name = "ycsb",
+	.description = "YCSB's usertable, as its load phase fills it",
+	.options = ycsb_options,
 	.compressible = false,			/* random characters */
 	.check = ycsb_check,
 	.table_names = ycsb_table_names,

@@ -23,8 +23,8 @@
  *	  btree_build.c, page_writers.c					index built as rows go,
  *													pages written by others
  *	  bulk_insert.c									rows into a table
- *	  dataset_pgbench.c, dataset_sysbench.c,		the data sets
- *	  dataset_ycsb.c, then datasets.c
+ *	  dataset_*.c, then datasets.c					the data sets, their
+ *													registry
  *	  load_staging.c								tables replaced, all or
  *													nothing
  *	  load_parallel.c								the parallel load
@@ -53,14 +53,6 @@
 /* Most workers of a parallel load */
 #define PB_MAX_PARALLEL			64
 
-/* Data sets polarbench_init() knows */
-typedef enum PbDatasetKind
-{
-	PB_DATASET_PGBENCH = 0,
-	PB_DATASET_SYSBENCH,
-	PB_DATASET_YCSB
-} PbDatasetKind;
-
 /* pgbench's --partition-method */
 typedef enum PbPartitionMethod
 {
@@ -74,7 +66,7 @@ typedef enum PbPartitionMethod
  */
 typedef struct PbLoadOptions
 {
-	PbDatasetKind dataset;
+	int			dataset;		/* its row in the registry (datasets.c) */
 	int			scale;
 	int			tables;
 	int			table_size;
@@ -114,10 +106,27 @@ typedef struct PbProgress
 	pg_atomic_uint64 *shared;	/* parallel: counter summed over workers */
 } PbProgress;
 
-/* One data set: what it creates and how its load is cut into jobs */
+/*
+ * An argument of polarbench_init() that a data set reads beyond those every
+ * data set reads (parallel, fillfactor, unlogged, drop, progress,
+ * wal_compression), with what it means for that data set.
+ */
+typedef struct PbDatasetOption
+{
+	const char *argument;
+	const char *description;
+} PbDatasetOption;
+
+/*
+ * One data set: what it creates and how its load is cut into jobs.  A new
+ * data set is one dataset_*.c file defining one of these and one row in
+ * the registry (datasets.c).
+ */
 typedef struct PbDataset
 {
 	const char *name;
+	const char *description;	/* one line, for polarbench_datasets */
+	const PbDatasetOption *options; /* terminated by a NULL argument */
 	/* whether its pages compress in WAL by enough for compression to pay */
 	bool		compressible;
 	/* check the options that concern this data set, ereport if wrong */
@@ -240,13 +249,12 @@ extern TupleTableSlot *pb_bulk_next_slot(PbBulkInsert *bulk);
 extern void pb_bulk_store(PbBulkInsert *bulk);
 extern int64 pb_bulk_end(PbBulkInsert *bulk);
 
-/* dataset_pgbench.c, dataset_sysbench.c, dataset_ycsb.c */
-extern const PbDataset pb_dataset_pgbench;
-extern const PbDataset pb_dataset_sysbench;
-extern const PbDataset pb_dataset_ycsb;
-
-/* datasets.c */
-extern const PbDataset *pb_loader_dataset(PbDatasetKind kind);
+/* datasets.c: the registry of the data sets (dataset_*.c) */
+extern const PbDataset *pb_loader_dataset(int dataset);
+extern int	pb_dataset_find(const char *name);
+extern int	pb_dataset_count(void);
+extern char *pb_dataset_names(void);
+extern bool pb_dataset_reads(const PbDataset *ds, const char *argument);
 
 /* load_staging.c */
 extern void pb_staging_drop_orphans(const PbLoadOptions *opts);

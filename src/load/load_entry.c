@@ -12,9 +12,6 @@
  * load_parallel.c).  Everything runs as the calling role: DDL through SPI,
  * rows inserted into tables that role just created.
  *
- * calls: args.c, worker.c, admission.c, load_sql.c, load_progress.c,
- * load_wal.c, datasets.c, load_staging.c, load_parallel.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -27,6 +24,7 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "portability/instr_time.h"
@@ -199,17 +197,12 @@ pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts)
 
 	memset(opts, 0, sizeof(PbLoadOptions));
 	dataset = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	if (pg_strcasecmp(dataset, "pgbench") == 0)
-		opts->dataset = PB_DATASET_PGBENCH;
-	else if (pg_strcasecmp(dataset, "sysbench") == 0)
-		opts->dataset = PB_DATASET_SYSBENCH;
-	else if (pg_strcasecmp(dataset, "ycsb") == 0)
-		opts->dataset = PB_DATASET_YCSB;
-	else
+	opts->dataset = pb_dataset_find(dataset);
+	if (opts->dataset < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown data set \"%s\"", dataset),
-				 errhint("Valid data sets are \"pgbench\", \"sysbench\" and \"ycsb\".")));
+				 errhint("Valid data sets are %s.", pb_dataset_names())));
 
 	opts->scale = PG_GETARG_INT32(1);
 	opts->tables = PG_GETARG_INT32(2);
@@ -241,27 +234,63 @@ pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts)
 }
 
 /*
- * Check the options every data set shares, and refuse the pgbench-only
- * ones elsewhere.
+ * The arguments of polarbench_init() that only some data sets read, and
+ * that a load of another would silently ignore: refused when given.
+ */
+static bool
+pb_partitions_given(const PbLoadOptions *opts)
+{
+	return opts->partitions != 0;
+}
+
+static bool
+pb_foreign_keys_given(const PbLoadOptions *opts)
+{
+	return opts->foreign_keys;
+}
+
+static const struct
+{
+	const char *argument;
+	const char *what;			/* in the message */
+	bool		(*given) (const PbLoadOptions *opts);
+	const char *hint;
+}			pb_init_own_arguments[] = {
+	{"partitions", "partitions", pb_partitions_given,
+	"Leave partitions at 0 for this data set."},
+	{"foreign_keys", "foreign keys", pb_foreign_keys_given,
+	"Leave foreign_keys false for this data set."},
+};
+
+/*
+ * Check the options every data set shares, and refuse those of other data
+ * sets.
  */
 static void
 pb_init_check_common(const PbLoadOptions *opts)
 {
+	const PbDataset *ds = pb_loader_dataset(opts->dataset);
+
 	pb_check_range("parallel", opts->parallel, 1, PB_MAX_PARALLEL,
 				   "parallel is the number of loader workers.");
 	pb_check_range("fillfactor", opts->fillfactor, 10, 100, NULL);
-	if (opts->dataset != PB_DATASET_PGBENCH)
+	for (int i = 0; i < lengthof(pb_init_own_arguments); i++)
 	{
-		if (opts->partitions != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("partitions only apply to the pgbench data set"),
-					 errhint("Leave partitions at 0 for this data set.")));
-		if (opts->foreign_keys)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("foreign keys only apply to the pgbench data set"),
-					 errhint("Leave foreign_keys false for this data set.")));
+		StringInfoData readers;
+
+		if (!pb_init_own_arguments[i].given(opts) ||
+			pb_dataset_reads(ds, pb_init_own_arguments[i].argument))
+			continue;
+		initStringInfo(&readers);
+		for (int d = 0; d < pb_dataset_count(); d++)
+			if (pb_dataset_reads(pb_loader_dataset(d), pb_init_own_arguments[i].argument))
+				appendStringInfo(&readers, "%s%s", readers.len > 0 ? ", " : "",
+								 pb_loader_dataset(d)->name);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s only apply to the %s data set",
+						pb_init_own_arguments[i].what, readers.data),
+				 errhint("%s", pb_init_own_arguments[i].hint)));
 	}
 }
 

@@ -37,9 +37,6 @@
  * Because each worker commits on its own, a parallel load cannot run
  * inside a transaction block.
  *
- * calls: worker.c, admission.c, load_sql.c, load_progress.c, load_wal.c,
- * page_writers.c, datasets.c, load_staging.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -5,8 +5,6 @@
  *	  the counter a parallel load's workers share, and pgbench -i's
  *	  progress lines as notices.
  *
- * calls: nothing of polarbench's.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -5,8 +5,6 @@
  *	  gives its relations: their own, or in a parallel load's workers a
  *	  staging name (see load_staging.c), "pbload_<xid>_" and the name.
  *
- * calls: nothing of polarbench's.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

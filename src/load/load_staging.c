@@ -22,8 +22,6 @@
  * Before anything is written, a load also checks that no relation by a
  * name it creates is in the way, other than those it replaces.
  *
- * calls: load_sql.c, datasets.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

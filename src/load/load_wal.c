@@ -4,8 +4,6 @@
  *	  Compression of the page images a load writes to WAL, for the load
  *	  only.
  *
- * calls: nothing of polarbench's.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -5,8 +5,6 @@
  *	  buffers, the way CREATE INDEX and CLUSTER write theirs; and the
  *	  visibility map of a heap whose pages are all frozen.
  *
- * calls: nothing of polarbench's.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

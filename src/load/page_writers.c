@@ -30,8 +30,6 @@
  * the middle of one of its batches.  A writer never waits for anything
  * while it holds a batch, and gives it back if it fails.
  *
- * calls: page_write.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -9,8 +9,6 @@
  * within 1/128 of the true value whatever the scale, at a fixed cost of
  * one array increment per transaction.
  *
- * calls: nothing of polarbench's.
- *
  *-------------------------------------------------------------------------
  */
 #include <math.h>

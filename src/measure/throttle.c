@@ -9,8 +9,6 @@
  * polarbench client is a thread of its own), so the clients' mean delay
  * is the number of clients over the rate.
  *
- * calls: of the script library, random_dist.c (PbPrng).
- *
  *-------------------------------------------------------------------------
  */
 #include <math.h>

@@ -9,8 +9,6 @@
  * (polardb-ro, polardb-rw), which read a gaussian spread of accounts over
  * the first :range of them: range, unless given, is every account.
  *
- * calls: nothing.
- *
  *-------------------------------------------------------------------------
  */
 #include <string.h>

@@ -8,8 +8,6 @@
  * typed value (from \set), or both once the string has been parsed for
  * use in an expression.
  *
- * calls: script_error.c, script_set.c, random_dist.c.
- *
  *-------------------------------------------------------------------------
  */
 #include <ctype.h>

@@ -15,8 +15,6 @@
  * x86-64 in practice: the shift count is taken modulo 64 and integers
  * wrap.
  *
- * calls: script_error.c, client_vars.c, random_dist.c.
- *
  *-------------------------------------------------------------------------
  */
 #include <ctype.h>

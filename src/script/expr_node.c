@@ -4,8 +4,6 @@
  *	  Parsed expression trees (PbExpr, see pb_script_int.h): freeing them
  *	  and walking the variables they read.
  *
- * calls: nothing.
- *
  *-------------------------------------------------------------------------
  */
 #include <stdlib.h>

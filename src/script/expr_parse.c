@@ -24,8 +24,6 @@
  * -1 # x), so that evaluation has pgbench's semantics.  Error messages are
  * pgbench's, with the column counted from the command's backslash.
  *
- * calls: script_error.c, script_set.c, expr_node.c.
- *
  *-------------------------------------------------------------------------
  */
 #include <errno.h>

@@ -4,8 +4,6 @@
  *	  Execution of a script's meta-commands: \set, \sleep and the
  *	  conditionals; the caller runs the SQL commands.
  *
- * calls: script_error.c, script_set.c, client_vars.c, expr_eval.c.
- *
  *-------------------------------------------------------------------------
  */
 #include <ctype.h>

@@ -12,8 +12,6 @@
  * callers (expr_eval.c); the functions here only guard against undefined
  * behaviour on values that cannot come from checked callers.
  *
- * calls: nothing.
- *
  *-------------------------------------------------------------------------
  */
 #include <math.h>

@@ -4,8 +4,6 @@
  *	  The static check of a parsed script set: every variable a script
  *	  reads can be set by someone.
  *
- * calls: script_error.c, expr_node.c.
- *
  *-------------------------------------------------------------------------
  */
 #include <stdio.h>

@@ -3,8 +3,6 @@
  * script_choice.c
  *	  The weighted choice of the script a client runs next.
  *
- * calls: random_dist.c.
- *
  *-------------------------------------------------------------------------
  */
 #include "pb_script_int.h"

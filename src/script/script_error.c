@@ -5,8 +5,6 @@
  *	  the error's kind, pgbench's message, the line and the offending text;
  *	  and the one string helper the other files share.
  *
- * calls: nothing.
- *
  *-------------------------------------------------------------------------
  */
 #include <stdarg.h>

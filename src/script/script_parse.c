@@ -20,8 +20,6 @@
  * Conditionals are checked and resolved to jump targets here, so that
  * running a script needs no stack.
  *
- * calls: script_error.c, script_set.c, expr_node.c, expr_parse.c.
- *
  *-------------------------------------------------------------------------
  */
 #include <ctype.h>

@@ -10,8 +10,6 @@
  * expressions carry ids, which index PbScriptSet.var_names and each
  * client's PbClientState.vars, so that run-time lookups cost nothing.
  *
- * calls: script_error.c, expr_node.c.
- *
  *-------------------------------------------------------------------------
  */
 #include <errno.h>

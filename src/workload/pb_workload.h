@@ -153,7 +153,7 @@ typedef struct PbSysbenchOptions
 	int			rand_spec_res;
 	double		rand_pareto_h;
 	int			percentile;
-	/* set by the caller, not options: whether tables and table_size were given */
+	/* whether tables and table_size were given (set by pb_workload_set_option) */
 	bool		tables_given;
 	bool		table_size_given;
 } PbSysbenchOptions;
@@ -216,6 +216,19 @@ typedef struct PbWorkloadDef
 	const char *description;
 } PbWorkloadDef;
 
+/* What polarbench_workloads says of one option of a workload */
+typedef struct PbOptionInfo
+{
+	const char *name;
+	const char *type;			/* integer, boolean, number, enum */
+	bool		has_range;
+	double		min;
+	double		max;
+	char		values[256];	/* enum: its values, comma separated */
+	char		default_value[128];	/* as JSON's text, "" if computed at the run */
+	const char *description;
+} PbOptionInfo;
+
 extern const PbWorkloadDef *pb_workload_find(const char *name);
 extern int	pb_workload_count(void);
 extern const PbWorkloadDef *pb_workload_at(int i);
@@ -232,5 +245,10 @@ extern bool pb_workload_option_is(const char *name, const char *canonical);
 extern bool pb_workload_has_option(PbWorkloadKind kind, const char *name);
 extern const char *pb_workload_option_at(PbWorkloadKind kind, int i);
 extern const char *pb_ycsb_op_name(int op);
+extern const char *pb_workload_kind_name(PbWorkloadKind kind);
+extern size_t pb_workload_options_size(PbWorkloadKind kind);
+extern void pb_workload_defaults(const PbWorkloadDef *def, void *options);
+extern bool pb_workload_option_info(const PbWorkloadDef *def, int i,
+									PbOptionInfo *info);
 
 #endif							/* PB_WORKLOAD_H */

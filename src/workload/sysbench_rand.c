@@ -13,8 +13,6 @@
  * around its middle.  The uniform bits come from PbPrng rather than
  * sysbench's xoroshiro128+; both are uniform, so the shapes are the same.
  *
- * calls: the script library's random_dist.c (PbPrng).
- *
  *-------------------------------------------------------------------------
  */
 #include <math.h>

@@ -16,8 +16,6 @@
  * recordcount and operationcount of 1000 apply here only to
  * operationcount, as the tables are already loaded).
  *
- * calls: nothing of the library but the types of pb_workload.h.
- *
  *-------------------------------------------------------------------------
  */
 #include <ctype.h>
@@ -29,6 +27,10 @@
 #include <string.h>
 
 #include "pb_workload.h"
+
+typedef struct PbKindDef PbKindDef;
+static const PbKindDef *pb_kind(PbWorkloadKind kind);
+static bool pb_ycsb_check(void *options, PbError *err);
 
 static const PbWorkloadDef workloads[] = {
 	{"oltp_read_write", PB_KIND_SYSBENCH, PB_SB_READ_WRITE,
@@ -104,6 +106,9 @@ typedef struct PbOptDef
 	double		max;
 	const char *const *values;	/* OPT_ENUM: names, NULL-terminated */
 	bool		open;			/* min and max themselves are excluded */
+	const char *description;	/* one line, as the tool's help says it */
+	size_t		given;			/* offset + 1 of a bool set when it is given;
+								 * 0 for none */
 } PbOptDef;
 
 static const char *const sb_rand_types[] = {"uniform", "gaussian", "special", "pareto", NULL};
@@ -118,54 +123,97 @@ static const char *const ycsb_insert_orders[] = {"hashed", "ordered", NULL};
 #define PB_INT64_MAX 9.2e18
 
 static const PbOptDef sysbench_options[] = {
-	{"tables", OPT_INT, SB(tables), 1, 100000, NULL, false},
-	{"table_size", OPT_INT, SB(table_size), 1, PB_INT_MAX, NULL, false},
-	{"range_size", OPT_INT, SB(range_size), 1, PB_INT_MAX, NULL, false},
-	{"point_selects", OPT_INT, SB(point_selects), 0, 1000000, NULL, false},
-	{"simple_ranges", OPT_INT, SB(simple_ranges), 0, 1000000, NULL, false},
-	{"sum_ranges", OPT_INT, SB(sum_ranges), 0, 1000000, NULL, false},
-	{"order_ranges", OPT_INT, SB(order_ranges), 0, 1000000, NULL, false},
-	{"distinct_ranges", OPT_INT, SB(distinct_ranges), 0, 1000000, NULL, false},
-	{"index_updates", OPT_INT, SB(index_updates), 0, 1000000, NULL, false},
-	{"non_index_updates", OPT_INT, SB(non_index_updates), 0, 1000000, NULL, false},
-	{"delete_inserts", OPT_INT, SB(delete_inserts), 0, 1000000, NULL, false},
-	{"range_selects", OPT_BOOL, SB(range_selects), 0, 0, NULL, false},
-	{"auto_inc", OPT_BOOL, SB(auto_inc), 0, 0, NULL, false},
-	{"skip_trx", OPT_BOOL, SB(skip_trx), 0, 0, NULL, false},
-	{"rand_type", OPT_ENUM, SB(rand_type), 0, 0, sb_rand_types, false},
-	{"rand_spec_iter", OPT_INT, SB(rand_spec_iter), 1, 1000, NULL, false},
-	{"rand_spec_pct", OPT_INT, SB(rand_spec_pct), 0, 100, NULL, false},
-	{"rand_spec_res", OPT_INT, SB(rand_spec_res), 0, 99, NULL, false},
-	{"rand_pareto_h", OPT_DOUBLE, SB(rand_pareto_h), 0, 1, NULL, true},
-	{"percentile", OPT_INT, SB(percentile), 1, 100, NULL, false},
-	{NULL, OPT_INT, 0, 0, 0, NULL, false}
+	{"tables", OPT_INT, SB(tables), 1, 100000, NULL, false,
+	"Number of tables", SB(tables_given) + 1},
+	{"table_size", OPT_INT, SB(table_size), 1, PB_INT_MAX, NULL, false,
+	"Number of rows per table", SB(table_size_given) + 1},
+	{"range_size", OPT_INT, SB(range_size), 1, PB_INT_MAX, NULL, false,
+	"Range size for range SELECT queries", 0},
+	{"point_selects", OPT_INT, SB(point_selects), 0, 1000000, NULL, false,
+	"Number of point SELECT queries per transaction", 0},
+	{"simple_ranges", OPT_INT, SB(simple_ranges), 0, 1000000, NULL, false,
+	"Number of simple range SELECT queries per transaction", 0},
+	{"sum_ranges", OPT_INT, SB(sum_ranges), 0, 1000000, NULL, false,
+	"Number of SELECT SUM() queries per transaction", 0},
+	{"order_ranges", OPT_INT, SB(order_ranges), 0, 1000000, NULL, false,
+	"Number of SELECT ORDER BY queries per transaction", 0},
+	{"distinct_ranges", OPT_INT, SB(distinct_ranges), 0, 1000000, NULL, false,
+	"Number of SELECT DISTINCT queries per transaction", 0},
+	{"index_updates", OPT_INT, SB(index_updates), 0, 1000000, NULL, false,
+	"Number of UPDATE index queries per transaction", 0},
+	{"non_index_updates", OPT_INT, SB(non_index_updates), 0, 1000000, NULL, false,
+	"Number of UPDATE non-index queries per transaction", 0},
+	{"delete_inserts", OPT_INT, SB(delete_inserts), 0, 1000000, NULL, false,
+	"Number of DELETE/INSERT combinations per transaction", 0},
+	{"range_selects", OPT_BOOL, SB(range_selects), 0, 0, NULL, false,
+	"Whether the range SELECT queries run at all", 0},
+	{"auto_inc", OPT_BOOL, SB(auto_inc), 0, 0, NULL, false,
+	"Whether the id of an insert comes from the table's sequence (else from the client)", 0},
+	{"skip_trx", OPT_BOOL, SB(skip_trx), 0, 0, NULL, false,
+	"Whether every query runs in autocommit mode, without BEGIN and COMMIT", 0},
+	{"rand_type", OPT_ENUM, SB(rand_type), 0, 0, sb_rand_types, false,
+	"Distribution of the random numbers", 0},
+	{"rand_spec_iter", OPT_INT, SB(rand_spec_iter), 1, 1000, NULL, false,
+	"Number of iterations of the special distribution", 0},
+	{"rand_spec_pct", OPT_INT, SB(rand_spec_pct), 0, 100, NULL, false,
+	"Percentage of the values the special distribution treats as special", 0},
+	{"rand_spec_res", OPT_INT, SB(rand_spec_res), 0, 99, NULL, false,
+	"Percentage of special values to use, for the special distribution", 0},
+	{"rand_pareto_h", OPT_DOUBLE, SB(rand_pareto_h), 0, 1, NULL, true,
+	"Shape parameter of the Pareto distribution", 0},
+	{"percentile", OPT_INT, SB(percentile), 1, 100, NULL, false,
+	"Percentile of the latency statistics, from 1 to 100", 0},
+	{NULL, OPT_INT, 0, 0, 0, NULL, false, NULL, 0}
 };
 
 static const PbOptDef ycsb_options[] = {
-	{"recordcount", OPT_INT64, YC(recordcount), 1, PB_INT64_MAX, NULL, false},
-	{"operationcount", OPT_INT64, YC(operationcount), 0, PB_INT_MAX, NULL, false},
-	{"insertstart", OPT_INT64, YC(insertstart), 0, PB_INT64_MAX, NULL, false},
-	{"insertcount", OPT_INT64, YC(insertcount), 0, PB_INT64_MAX, NULL, false},
-	{"fieldcount", OPT_INT, YC(fieldcount), 1, 1000, NULL, false},
-	{"fieldlength", OPT_INT, YC(fieldlength), 1, 1000000, NULL, false},
-	{"minfieldlength", OPT_INT, YC(minfieldlength), 1, 1000000, NULL, false},
-	{"fieldlengthdistribution", OPT_ENUM, YC(fieldlengthdistribution), 0, 0, ycsb_field_dists, false},
-	{"readallfields", OPT_BOOL, YC(readallfields), 0, 0, NULL, false},
-	{"writeallfields", OPT_BOOL, YC(writeallfields), 0, 0, NULL, false},
-	{"readproportion", OPT_PROPORTION, PB_YCSB_READ, 0, 1, NULL, false},
-	{"updateproportion", OPT_PROPORTION, PB_YCSB_UPDATE, 0, 1, NULL, false},
-	{"insertproportion", OPT_PROPORTION, PB_YCSB_INSERT, 0, 1, NULL, false},
-	{"scanproportion", OPT_PROPORTION, PB_YCSB_SCAN, 0, 1, NULL, false},
-	{"readmodifywriteproportion", OPT_PROPORTION, PB_YCSB_RMW, 0, 1, NULL, false},
-	{"requestdistribution", OPT_ENUM, YC(requestdistribution), 0, 0, ycsb_request_dists, false},
-	{"minscanlength", OPT_INT, YC(minscanlength), 1, PB_INT_MAX, NULL, false},
-	{"maxscanlength", OPT_INT, YC(maxscanlength), 1, PB_INT_MAX, NULL, false},
-	{"scanlengthdistribution", OPT_ENUM, YC(scanlengthdistribution), 0, 0, ycsb_length_dists, false},
-	{"insertorder", OPT_ENUM, YC(orderedinserts), 0, 0, ycsb_insert_orders, false},
-	{"zeropadding", OPT_INT, YC(zeropadding), 1, 20, NULL, false},
-	{"hotspotdatafraction", OPT_DOUBLE, YC(hotspotdatafraction), 0, 1, NULL, false},
-	{"hotspotopnfraction", OPT_DOUBLE, YC(hotspotopnfraction), 0, 1, NULL, false},
-	{NULL, OPT_INT, 0, 0, 0, NULL, false}
+	{"recordcount", OPT_INT64, YC(recordcount), 1, PB_INT64_MAX, NULL, false,
+	"Number of records in the table (by default the rows of usertable)", 0},
+	{"operationcount", OPT_INT64, YC(operationcount), 0, PB_INT_MAX, NULL, false,
+	"Number of operations to run", 0},
+	{"insertstart", OPT_INT64, YC(insertstart), 0, PB_INT64_MAX, NULL, false,
+	"First record of the key range the requests go to", 0},
+	{"insertcount", OPT_INT64, YC(insertcount), 0, PB_INT64_MAX, NULL, false,
+	"Number of records in that key range (by default recordcount - insertstart)", 0},
+	{"fieldcount", OPT_INT, YC(fieldcount), 1, 1000, NULL, false,
+	"Number of fields in a record", 0},
+	{"fieldlength", OPT_INT, YC(fieldlength), 1, 1000000, NULL, false,
+	"Length of a field (its largest, when the length varies)", 0},
+	{"minfieldlength", OPT_INT, YC(minfieldlength), 1, 1000000, NULL, false,
+	"Smallest length of a field, when the length varies", 0},
+	{"fieldlengthdistribution", OPT_ENUM, YC(fieldlengthdistribution), 0, 0, ycsb_field_dists, false,
+	"Distribution of the field lengths", 0},
+	{"readallfields", OPT_BOOL, YC(readallfields), 0, 0, NULL, false,
+	"Whether a read reads every field", 0},
+	{"writeallfields", OPT_BOOL, YC(writeallfields), 0, 0, NULL, false,
+	"Whether an update writes every field (else one)", 0},
+	{"readproportion", OPT_PROPORTION, PB_YCSB_READ, 0, 1, NULL, false,
+	"Share of the operations that are reads", 0},
+	{"updateproportion", OPT_PROPORTION, PB_YCSB_UPDATE, 0, 1, NULL, false,
+	"Share of the operations that are updates", 0},
+	{"insertproportion", OPT_PROPORTION, PB_YCSB_INSERT, 0, 1, NULL, false,
+	"Share of the operations that are inserts", 0},
+	{"scanproportion", OPT_PROPORTION, PB_YCSB_SCAN, 0, 1, NULL, false,
+	"Share of the operations that are scans", 0},
+	{"readmodifywriteproportion", OPT_PROPORTION, PB_YCSB_RMW, 0, 1, NULL, false,
+	"Share of the operations that read a record and write it back", 0},
+	{"requestdistribution", OPT_ENUM, YC(requestdistribution), 0, 0, ycsb_request_dists, false,
+	"Distribution of the requested records", 0},
+	{"minscanlength", OPT_INT, YC(minscanlength), 1, PB_INT_MAX, NULL, false,
+	"Fewest records a scan reads", 0},
+	{"maxscanlength", OPT_INT, YC(maxscanlength), 1, PB_INT_MAX, NULL, false,
+	"Most records a scan reads", 0},
+	{"scanlengthdistribution", OPT_ENUM, YC(scanlengthdistribution), 0, 0, ycsb_length_dists, false,
+	"Distribution of the scan lengths", 0},
+	{"insertorder", OPT_ENUM, YC(orderedinserts), 0, 0, ycsb_insert_orders, false,
+	"Whether the keys are hashed or ordered", 0},
+	{"zeropadding", OPT_INT, YC(zeropadding), 1, 20, NULL, false,
+	"Number of digits a key's number is padded to with zeros", 0},
+	{"hotspotdatafraction", OPT_DOUBLE, YC(hotspotdatafraction), 0, 1, NULL, false,
+	"Share of the records in the hot set, for the hotspot distribution", 0},
+	{"hotspotopnfraction", OPT_DOUBLE, YC(hotspotopnfraction), 0, 1, NULL, false,
+	"Share of the operations on the hot set, for the hotspot distribution", 0},
+	{NULL, OPT_INT, 0, 0, 0, NULL, false, NULL, 0}
 };
 
 static const char *const ycsb_op_names[PB_YCSB_NOPS] = {
@@ -180,6 +228,211 @@ const char *
 pb_ycsb_op_name(int op)
 {
 	return (op >= 0 && op < PB_YCSB_NOPS) ? ycsb_op_names[op] : "?";
+}
+
+/* ---- kinds of workload -------------------------------------------------- */
+
+static void pb_format_option(const PbOptDef *d, const void *options,
+							 char *buf, size_t len);
+static void pb_sysbench_defaults_of(void *options, int variant);
+static void pb_ycsb_defaults_of(void *options, int variant);
+
+/* A kind of workload: its options, their defaults and their rules */
+struct PbKindDef
+{
+	PbWorkloadKind kind;
+	const char *name;			/* as polarbench_workloads shows it */
+	const char *tool;			/* its tool, in messages */
+	const PbOptDef *options;	/* NULL-terminated; NULL for none */
+	size_t		options_size;	/* of its options struct */
+	void		(*defaults) (void *options, int variant);
+	bool		(*check) (void *options, PbError *err);
+};
+
+static const PbKindDef kinds[] = {
+	{PB_KIND_SCRIPTS, "pgbench", "pgbench", NULL, 0, NULL, NULL},
+	{PB_KIND_SYSBENCH, "sysbench", "sysbench", sysbench_options,
+	sizeof(PbSysbenchOptions), pb_sysbench_defaults_of, NULL},
+	{PB_KIND_YCSB, "ycsb", "YCSB", ycsb_options, sizeof(PbYcsbOptions),
+	pb_ycsb_defaults_of, pb_ycsb_check},
+};
+
+/* The definition of a kind of workload, or NULL. */
+static const PbKindDef *
+pb_kind(PbWorkloadKind kind)
+{
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].kind == kind)
+			return &kinds[i];
+	return NULL;
+}
+
+static const PbOptDef *
+pb_option_table(PbWorkloadKind kind)
+{
+	const PbKindDef *k = pb_kind(kind);
+
+	return k ? k->options : NULL;
+}
+
+static const char *
+pb_kind_tool(PbWorkloadKind kind)
+{
+	const PbKindDef *k = pb_kind(kind);
+
+	return k ? k->tool : "?";
+}
+
+/*
+ * pb_workload_kind_name
+ *		The name of a kind of workload ("pgbench", "sysbench", "ycsb").
+ */
+const char *
+pb_workload_kind_name(PbWorkloadKind kind)
+{
+	const PbKindDef *k = pb_kind(kind);
+
+	return k ? k->name : "?";
+}
+
+/*
+ * pb_workload_options_size
+ *		The size of the options struct of a kind of workload, 0 for none.
+ */
+size_t
+pb_workload_options_size(PbWorkloadKind kind)
+{
+	const PbKindDef *k = pb_kind(kind);
+
+	return k ? k->options_size : 0;
+}
+
+/*
+ * pb_workload_defaults
+ *		Fill options (pb_workload_options_size() bytes) with the defaults of
+ *		a workload: its tool's, and those of the workload's own file.
+ */
+void
+pb_workload_defaults(const PbWorkloadDef *def, void *options)
+{
+	const PbKindDef *k = pb_kind(def->kind);
+
+	if (k != NULL && k->defaults != NULL)
+		k->defaults(options, def->variant);
+}
+
+/* sysbench's defaults, as a kind's defaults callback. */
+static void
+pb_sysbench_defaults_of(void *options, int variant)
+{
+	pb_sysbench_defaults(options, variant);
+}
+
+/* YCSB's, likewise. */
+static void
+pb_ycsb_defaults_of(void *options, int variant)
+{
+	pb_ycsb_defaults(options, variant);
+}
+
+/*
+ * pb_format_option
+ *		The value of option d in options, as text (JSON's, strings without
+ *		their quotes) in buf.
+ */
+static void
+pb_format_option(const PbOptDef *d, const void *options, char *buf, size_t len)
+{
+	const char *field = (const char *) options + d->offset;
+
+	switch (d->type)
+	{
+		case OPT_INT:
+			snprintf(buf, len, "%d", *(const int *) field);
+			break;
+		case OPT_INT64:
+			snprintf(buf, len, "%lld", (long long) *(const int64_t *) field);
+			break;
+		case OPT_BOOL:
+			snprintf(buf, len, "%s", *(const bool *) field ? "true" : "false");
+			break;
+		case OPT_DOUBLE:
+			snprintf(buf, len, "%.17g", *(const double *) field);
+			break;
+		case OPT_PROPORTION:
+			snprintf(buf, len, "%.17g",
+					 ((const PbYcsbOptions *) options)->proportions[d->offset]);
+			break;
+		case OPT_ENUM:
+			{
+				int			v = (d->values == ycsb_insert_orders) ?
+					(*(const bool *) field ? 1 : 0) : *(const int *) field;
+
+				snprintf(buf, len, "%s", d->values[v]);
+				break;
+			}
+	}
+}
+
+/*
+ * pb_workload_option_info
+ *		What polarbench_workloads says of the i-th option of a workload:
+ *		its name, type, range, default (in the workload's own defaults; ""
+ *		for one computed at the run, such as the rows of the table) and
+ *		description.  Returns false past the last option.
+ */
+bool
+pb_workload_option_info(const PbWorkloadDef *def, int i, PbOptionInfo *info)
+{
+	const PbKindDef *k = pb_kind(def->kind);
+	const PbOptDef *d;
+	char		defaults[1024];
+	size_t		n = 0;
+
+	if (k == NULL || k->options == NULL)
+		return false;
+	for (int j = 0; j <= i; j++)
+		if (k->options[j].name == NULL)
+			return false;
+	d = &k->options[i];
+	memset(info, 0, sizeof(PbOptionInfo));
+	info->name = d->name;
+	info->description = d->description;
+	info->min = d->min;
+	info->max = d->max;
+	info->has_range = (d->type != OPT_BOOL && d->type != OPT_ENUM);
+	switch (d->type)
+	{
+		case OPT_INT:
+		case OPT_INT64:
+			info->type = "integer";
+			break;
+		case OPT_BOOL:
+			info->type = "boolean";
+			break;
+		case OPT_DOUBLE:
+		case OPT_PROPORTION:
+			info->type = "number";
+			break;
+		case OPT_ENUM:
+			info->type = "enum";
+			info->values[0] = '\0';
+			for (int v = 0; d->values[v] != NULL; v++)
+				if (d->values[v][0] != '\0')
+					n += snprintf(info->values + n, n < sizeof(info->values) ?
+								  sizeof(info->values) - n : 0, "%s%s",
+								  n > 0 ? "," : "", d->values[v]);
+			break;
+	}
+	if (k->options_size <= sizeof(defaults))
+	{
+		k->defaults(defaults, def->variant);
+		pb_format_option(d, defaults, info->default_value, sizeof(info->default_value));
+		/* a value out of range stands for one computed at the run: none */
+		if (info->has_range && strtod(info->default_value, NULL) < d->min)
+			info->default_value[0] = '\0';
+	}
+	return true;
 }
 
 static bool pb_option_error(PbError *err, const char *hint, const char *fmt,...)
@@ -228,8 +481,9 @@ pb_workload_option_is(const char *name, const char *canonical)
 	return strcmp(a, b) == 0;
 }
 
-/* The option table of a kind of workload. */
+/* The option table of a kind of workload, and its tool's name. */
 static const PbOptDef *pb_option_table(PbWorkloadKind kind);
+static const char *pb_kind_tool(PbWorkloadKind kind);
 
 /*
  * pb_workload_option_at
@@ -260,20 +514,6 @@ pb_workload_has_option(PbWorkloadKind kind, const char *name)
 		if (pb_workload_option_is(name, defs[i].name))
 			return true;
 	return false;
-}
-
-static const PbOptDef *
-pb_option_table(PbWorkloadKind kind)
-{
-	return kind == PB_KIND_SYSBENCH ? sysbench_options :
-		kind == PB_KIND_YCSB ? ycsb_options : NULL;
-}
-
-/* The tool a kind of workload comes from, for messages. */
-static const char *
-pb_kind_tool(PbWorkloadKind kind)
-{
-	return kind == PB_KIND_SYSBENCH ? "sysbench" : "YCSB";
 }
 
 /*
@@ -322,6 +562,15 @@ pb_parse_bool(const char *value, bool *result)
  *		Set the option name of a kind of workload to value (its text).
  *		Returns false with err set for an unknown name or a bad value.
  */
+/* The option d is given: say so where its table says. */
+static bool
+pb_option_given(const PbOptDef *d, void *options)
+{
+	if (d->given > 0)
+		*(bool *) ((char *) options + d->given - 1) = true;
+	return true;
+}
+
 bool
 pb_workload_set_option(PbWorkloadKind kind, void *options, const char *name,
 					   const char *value, PbError *err)
@@ -362,7 +611,7 @@ pb_workload_set_option(PbWorkloadKind kind, void *options, const char *name,
 					*(int *) field = (int) iv;
 				else
 					*(int64_t *) field = (int64_t) iv;
-				return true;
+				return pb_option_given(d, options);
 			case OPT_BOOL:
 				if (!pb_parse_bool(value, (bool *) field))
 				{
@@ -371,7 +620,7 @@ pb_workload_set_option(PbWorkloadKind kind, void *options, const char *name,
 										   "invalid value for %s option \"%s\": \"%s\"",
 										   pb_kind_tool(kind), d->name, value);
 				}
-				return true;
+				return pb_option_given(d, options);
 			case OPT_DOUBLE:
 			case OPT_PROPORTION:
 				errno = 0;
@@ -390,7 +639,7 @@ pb_workload_set_option(PbWorkloadKind kind, void *options, const char *name,
 					((PbYcsbOptions *) options)->proportions[d->offset] = dv;
 				else
 					*(double *) field = dv;
-				return true;
+				return pb_option_given(d, options);
 			case OPT_ENUM:
 				{
 					size_t		n = 0;
@@ -402,7 +651,7 @@ pb_workload_set_option(PbWorkloadKind kind, void *options, const char *name,
 								*(bool *) field = (v == 1);
 							else
 								*(int *) field = v;
-							return true;
+							return pb_option_given(d, options);
 						}
 					n = snprintf(hint, sizeof(hint), "%s is one of", d->name);
 					for (int v = 0, k = 0; d->values[v] != NULL; v++)
@@ -516,18 +765,28 @@ pb_ycsb_defaults(PbYcsbOptions *o, int letter)
 
 /*
  * pb_workload_check_options
- *		What no single option shows: YCSB's proportions must add up to 1,
- *		the scan and field length bounds be in order, and insertstart and
- *		insertcount fit in the records (once recordcount is known).
+ *		What no single option shows, by the rules of the kind of workload.
  */
 bool
 pb_workload_check_options(PbWorkloadKind kind, void *options, PbError *err)
 {
+	const PbKindDef *k = pb_kind(kind);
+
+	return k == NULL || k->check == NULL || k->check(options, err);
+}
+
+/*
+ * pb_ycsb_check
+ *		YCSB's rules, a kind's check callback: its proportions must add up
+ *		to 1, the scan and field length bounds be in order, and insertstart
+ *		and insertcount fit in the records (once recordcount is known).
+ */
+static bool
+pb_ycsb_check(void *options, PbError *err)
+{
 	PbYcsbOptions *o = options;
 	double		sum = 0;
 
-	if (kind != PB_KIND_YCSB)
-		return true;
 	if (o->load)
 	{
 		for (int op = 0; op < PB_YCSB_NOPS; op++)
@@ -586,41 +845,15 @@ pb_workload_options_json(PbWorkloadKind kind, const void *options)
 	for (int i = 0; defs != NULL && defs[i].name != NULL; i++)
 	{
 		const PbOptDef *d = &defs[i];
-		const char *field = (const char *) options + d->offset;
+		char		value[128];
 
-		n += snprintf(buf + n, n < size ? size - n : 0, "%s\"%s\": ", i > 0 ? ", " : "", d->name);
-		switch (d->type)
-		{
-			case OPT_INT:
-				n += snprintf(buf + n, n < size ? size - n : 0, "%d", *(const int *) field);
-				break;
-			case OPT_INT64:
-				n += snprintf(buf + n, n < size ? size - n : 0, "%lld",
-							  (long long) *(const int64_t *) field);
-				break;
-			case OPT_BOOL:
-				n += snprintf(buf + n, n < size ? size - n : 0, "%s",
-							  *(const bool *) field ? "true" : "false");
-				break;
-			case OPT_DOUBLE:
-				n += snprintf(buf + n, n < size ? size - n : 0, "%.17g",
-							  *(const double *) field);
-				break;
-			case OPT_PROPORTION:
-				n += snprintf(buf + n, n < size ? size - n : 0, "%.17g",
-							  ((const PbYcsbOptions *) options)->proportions[d->offset]);
-				break;
-			case OPT_ENUM:
-				{
-					int			v = (d->values == ycsb_insert_orders) ?
-						(*(const bool *) field ? 1 : 0) : *(const int *) field;
-
-					n += snprintf(buf + n, n < size ? size - n : 0, "\"%s\"", d->values[v]);
-					break;
-				}
-		}
+		pb_format_option(d, options, value, sizeof(value));
+		n += snprintf(buf + n, n < size ? size - n : 0,
+					  d->type == OPT_ENUM ? "%s\"%s\": \"%s\"" : "%s\"%s\": %s",
+					  i > 0 ? ", " : "", d->name, value);
 	}
 	if (n < size)
 		snprintf(buf + n, size - n, "}");
 	return buf;
 }
+

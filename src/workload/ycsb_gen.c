@@ -13,8 +13,6 @@
  * Math.abs(Long.MIN_VALUE) negative) where the results depend on it.  The
  * uniform numbers come from PbPrng rather than ThreadLocalRandom.
  *
- * calls: the script library's random_dist.c (PbPrng).
- *
  *-------------------------------------------------------------------------
  */
 #include <math.h>

@@ -2,7 +2,7 @@
 # polarbench against the real sysbench 1.0.20 (Debian's), on throwaway
 # servers, in one go:
 #
-# 1. Loading seed 001's data set, TABLES tables of TABLE_SIZE rows:
+# 1. Loading the data set of Tencent Cloud's PostgreSQL sysbench report, TABLES tables of TABLE_SIZE rows:
 #    polarbench_init('sysbench', ...) against sysbench's prepare.  The first
 #    load of each tool into a new cluster (what a user meets: WAL segments
 #    are made, not recycled) on a cluster of its own, then REPEAT loads of

@@ -1,4 +1,4 @@
-# Seed 001's audit columns: with pgaudit loaded, a run's settings turn its
+# The audit columns of Tencent Cloud's PostgreSQL sysbench report: with pgaudit loaded, a run's settings turn its
 # audit logging on for the clients only, and the server log gets an audit
 # line for the statements the clients run through SPI; with pgaudit.log
 # 'none' it gets none.  log_statement, which does not see SPI statements,

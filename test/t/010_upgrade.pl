@@ -146,11 +146,18 @@ $node->safe_psql('postgres', q{
 	SELECT run_id FROM polarbench_run(script => 'SELECT 1;', transactions => 2,
 		settings => '{"dynamic_library_path": "$libdir"}')});
 my $runs13 = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
-$node->safe_psql('postgres', 'ALTER EXTENSION polarbench UPDATE');
+$node->psql('postgres', 'ALTER EXTENSION polarbench UPDATE',
+	stdout => \$stdout, stderr => \$stderr, on_error_die => 1);
 is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extname = 'polarbench'}),
 	'1.4', 'ALTER EXTENSION UPDATE goes on to 1.4');
+like($stderr, qr/the privileges granted on polarbench_run and polarbench_start are dropped with them.*GRANT EXECUTE ON FUNCTION public\.polarbench_run TO alice;.*GRANT EXECUTE ON FUNCTION public\.polarbench_start TO alice;/s,
+	'the update to 1.4 gives the grants to make again');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs'), $runs13,
 	'every run of 1.3 is kept');
+like($node->safe_psql('postgres', q{
+	SELECT polarbench_report(max(run_id)) FROM polarbench_runs}),
+	qr/^transaction type: custom$/m,
+	'a run of an earlier version is reported on with its scripts\' names');
 $node->safe_psql('postgres', q{
 	CREATE ROLE carol;
 	GRANT alice TO carol;
@@ -162,15 +169,25 @@ is($node->safe_psql('postgres', q{
 is($node->safe_psql('postgres', q{
 	SELECT settings->>'dynamic_library_path' FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
 	'$libdir', 'and shown to a superuser');
+$node->safe_psql('postgres', q{
+	GRANT EXECUTE ON FUNCTION polarbench_run TO alice;
+	GRANT EXECUTE ON FUNCTION polarbench_start TO alice;
+	ALTER ROLE alice LOGIN});
+$node->safe_psql('postgres', q{
+	SET ROLE alice;
+	SELECT run_id FROM polarbench_run(scripts => ARRAY['SELECT 1', 'SELECT 2'],
+		script_names => ARRAY['one.sql', 'two.sql'], transactions => 2)});
+like($node->safe_psql('postgres', q{
+	SELECT polarbench_report(max(run_id)) FROM polarbench_runs}),
+	qr/^SQL script 1: one\.sql\n.*^SQL script 2: two\.sql$/ms,
+	'granted again, the role runs scripts named for the report');
 
 # a fresh install of the newest version, in another database
 $node->safe_psql('postgres', 'CREATE DATABASE fresh');
 $node->safe_psql('fresh', q{
 	CREATE EXTENSION polarbench;
-	GRANT EXECUTE ON FUNCTION polarbench_run(text, int, float8, bigint, int, text, int,
-		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb, jsonb) TO alice;
-	GRANT EXECUTE ON FUNCTION polarbench_start(text, int, float8, bigint, int, text, int,
-		text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8, boolean, jsonb, jsonb) TO alice;
+	GRANT EXECUTE ON FUNCTION polarbench_run TO alice;
+	GRANT EXECUTE ON FUNCTION polarbench_start TO alice;
 	GRANT EXECUTE ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
 		float8, bigint, int, float8, text, bigint, int, float8, float8, int, jsonb[]) TO alice;
 	GRANT EXECUTE ON FUNCTION polarbench_record(jsonb, text) TO alice});

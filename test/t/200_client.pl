@@ -247,9 +247,11 @@ command_checks_all(
 command_fails_like([ $bin, '-b', 'oltp_read_only', '--tables=x' ],
 	qr/invalid value for sysbench option "tables": "x"/, 'a bad sysbench option value');
 command_fails_like([ $bin, '-b', 'oltp_read_only', '--readproportion=1' ],
-	qr/unrecognized sysbench option "readproportion"/, 'a YCSB option for sysbench');
+	qr/unrecognized option "--readproportion" for workload "oltp_read_only".*\n.*hint: The options of oltp_read_only are tables, table_size,/,
+	'a YCSB option for sysbench');
 command_fails_like([ $bin, '-S', '--tables=2' ],
-	qr/option --tables applies to sysbench and YCSB workloads/, 'a sysbench option for pgbench');
+	qr/option --tables applies to a workload chosen with -b, not to scripts\n.*hint: The workloads that take it: oltp_read_write, .*oltp_delete\.$/m,
+	'a sysbench option for pgbench');
 command_fails_like([ $bin, '-b', 'oltp_read_only', '-S' ],
 	qr/cannot be combined with other scripts/, 'a sysbench workload with a built-in');
 
@@ -264,8 +266,39 @@ command_checks_all(
 	[ qr/^$/ ],
 	'ycsb-a: YCSB\'s report');
 command_checks_all([ $bin, '-b', 'list' ], 0, [ qr/^$/ ],
-	[ qr/^ +oltp_read_write  sysbench OLTP read\/write$/m, qr/^ +ycsb-load  YCSB load phase/m ],
+	[ qr/^ +oltp_read_write: sysbench OLTP read\/write$/m, qr/^ +ycsb-load: YCSB load phase/m ],
 	'-b list names the sysbench and YCSB workloads');
+
+# --list: the server's workloads and data sets, from its views; a workload's
+# options and a data set's arguments are the views' own, name for name
+command_checks_all([ $bin, '--list' ], 0,
+	[ qr/^  oltp_read_write +sysbench +yes +sysbench OLTP read\/write$/m,
+	  qr/^  ycsb-c +ycsb +no +YCSB workload C/m, qr/^  select-only +pgbench +no /m,
+	  qr/^Data sets .*\n(?:.*\n)*  ycsb +YCSB's usertable/m ],
+	[ qr/^$/ ], '--list: every workload with its kind and whether it writes, and the data sets');
+{
+	my ($out, $err);
+	IPC::Run::run([ $bin, '--list', 'oltp_read_write' ], '>', \$out, '2>', \$err);
+	my @printed = ($out =~ /^Options .*\n  option .*\n((?:  \S.*\n)+)/m)
+	  ? map { (split ' ', $_)[0] } split /\n/, $1 : ();
+	my @view = split /\n/, $node->safe_psql('postgres', q{
+		SELECT o->>'name' FROM polarbench_workloads w,
+		       jsonb_array_elements(w.options) o
+		 WHERE w.name = 'oltp_read_write'});
+	is_deeply(\@printed, \@view, '--list NAME: the options polarbench_workloads gives, in order');
+	like($out, qr/^  rand_type +enum +special +uniform, gaussian, special, pareto +/m,
+		'--list NAME: an option\'s type, default and values');
+	IPC::Run::run([ $bin, '--list', 'ycsb' ], '>', \$out, '2>', \$err);
+	my @args = ($out =~ /^  argument .*\n((?:  \S.*\n)+)/m)
+	  ? map { (split ' ', $_)[0] } split /\n/, $1 : ();
+	ok(@args > 0 && (grep { $_ eq 'records' } @args),
+		'--list DATASET: the data set\'s arguments') or diag($out);
+}
+command_fails_like([ $bin, '--list', 'nosuch' ],
+	qr/no workload or data set named "nosuch"/, '--list: an unknown name');
+command_fails_like([ $bin, '--list', '-S' ],
+	qr/--list cannot be used with other options than the connection's/,
+	'--list with a run\'s option');
 
 # 12. first contact: -i creates the extension, or says who must
 $node->safe_psql('postgres', 'CREATE DATABASE fresh');

@@ -1,0 +1,58 @@
+/*-------------------------------------------------------------------------
+ *
+ * dataset_list.c
+ *	  polarbench_dataset_list(), behind the polarbench_datasets view: every
+ *	  data set polarbench_init() loads, as the registry lists them, and the
+ *	  arguments of polarbench_init() each reads of its own, one row per
+ *	  argument (the view adds their types and defaults from the function's
+ *	  signature).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+
+#include "load.h"
+
+PG_FUNCTION_INFO_V1(polarbench_dataset_list);
+
+/*
+ * polarbench_dataset_list
+ *		SQL entry point: OUT dataset, description, argument,
+ *		argument_description; a data set that reads no argument of its own
+ *		has one row with a null argument.
+ */
+Datum
+polarbench_dataset_list(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	InitMaterializedSRF(fcinfo, 0);
+	for (int d = 0; d < pb_dataset_count(); d++)
+	{
+		const PbDataset *ds = pb_loader_dataset(d);
+		int			n = 0;
+
+		while (ds->options[n].argument != NULL)
+			n++;
+		for (int i = 0; i < Max(n, 1); i++)
+		{
+			Datum		values[4];
+			bool		nulls[4] = {0};
+
+			values[0] = CStringGetTextDatum(ds->name);
+			values[1] = CStringGetTextDatum(ds->description);
+			nulls[2] = nulls[3] = (n == 0);
+			if (n > 0)
+			{
+				values[2] = CStringGetTextDatum(ds->options[i].argument);
+				values[3] = CStringGetTextDatum(ds->options[i].description);
+			}
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		}
+	}
+	return (Datum) 0;
+}

@@ -1,0 +1,311 @@
+/*-------------------------------------------------------------------------
+ *
+ * run_record_check.c
+ *	  What a run's document must hold before polarbench_record() stores
+ *	  it: every field as a run itself would have recorded it.
+ *
+ * The document comes from the caller, who may have written it by hand.
+ * A field no run would have recorded makes a stored run that misleads or
+ * breaks what reads it: an error_sqlstate of 00000 has polarbench_wait()
+ * raise an "error" that is success, one of the wrong length makes a
+ * failed run look finished, an options.percentile out of range breaks
+ * polarbench_report().  So the run's row is read as its table's types
+ * (their input functions refuse what is no value of the type), then held
+ * to a run's rules: its limits as polarbench_run() checks them, its
+ * workload's options as that workload reads them, its counts and times
+ * never negative, its error only if it did not finish.  The rows of its
+ * progress, statements, operations, clients, histogram and wait events
+ * are held to theirs.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/timestamp.h"
+
+#include "sql.h"
+
+/* The error of a field that no run would have recorded; why is a sentence. */
+static void
+pb_refuse_field(const char *field, const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("the document's run has a value of \"%s\" that no run records", field),
+			 errdetail("%s", why),
+			 errhint("Pass the document polarbench_run_document() returns, as it returns it.")));
+}
+
+/* A column of the run's row; *isnull says whether it is null. */
+static Datum
+pb_field(HeapTuple tuple, TupleDesc desc, const char *name, bool *isnull)
+{
+	int			fnum = SPI_fnumber(desc, name);
+
+	if (fnum <= 0)
+		elog(ERROR, "no column \"%s\" in polarbench_run_data", name);
+	return SPI_getbinval(tuple, desc, fnum, isnull);
+}
+
+/* An integer column (int4 or int8): null, or at least min. */
+static void
+pb_check_int(HeapTuple tuple, TupleDesc desc, const char *name, int64 min,
+			 bool nullable)
+{
+	bool		isnull;
+	Datum		d = pb_field(tuple, desc, name, &isnull);
+	int64		v;
+
+	if (isnull)
+	{
+		if (!nullable)
+			pb_refuse_field(name, "It is null.");
+		return;
+	}
+	v = SPI_gettypeid(desc, SPI_fnumber(desc, name)) == INT4OID ?
+		DatumGetInt32(d) : DatumGetInt64(d);
+	if (v < min)
+		pb_refuse_field(name, psprintf("It is " INT64_FORMAT ", less than " INT64_FORMAT ".",
+									   v, min));
+}
+
+/*
+ * A float column: null, NaN (a figure nothing was measured for), or a
+ * finite number at least min (more than min when open).
+ */
+static double
+pb_check_float(HeapTuple tuple, TupleDesc desc, const char *name, double min,
+			   bool open)
+{
+	bool		isnull;
+	Datum		d = pb_field(tuple, desc, name, &isnull);
+	double		v;
+
+	if (isnull)
+		return NAN;
+	v = DatumGetFloat8(d);
+	if (isnan(v))
+		return v;
+	if (isinf(v) || v < min || (open && v == min))
+		pb_refuse_field(name, psprintf("It is %g.", v));
+	return v;
+}
+
+/*
+ * pb_valid_error_sqlstate
+ *		Whether code is an SQLSTATE a failed or canceled run can have: five
+ *		digits or upper-case letters, of no class that means success, a
+ *		warning or no data.
+ */
+static bool
+pb_valid_error_sqlstate(const char *code)
+{
+	if (strlen(code) != 5)
+		return false;
+	for (int i = 0; i < 5; i++)
+		if (!((code[i] >= '0' && code[i] <= '9') || (code[i] >= 'A' && code[i] <= 'Z')))
+			return false;
+	return strncmp(code, "00", 2) != 0 && strncmp(code, "01", 2) != 0 &&
+		strncmp(code, "02", 2) != 0;
+}
+
+/* A jsonb column: null, or an object. */
+static Jsonb *
+pb_check_object(HeapTuple tuple, TupleDesc desc, const char *name)
+{
+	bool		isnull;
+	Datum		d = pb_field(tuple, desc, name, &isnull);
+	Jsonb	   *jb;
+
+	if (isnull)
+		return NULL;
+	jb = DatumGetJsonbP(d);
+	if (!JB_ROOT_IS_OBJECT(jb))
+		pb_refuse_field(name, "It is not an object.");
+	return jb;
+}
+
+/*
+ * pb_check_run_row
+ *		The run's row (its table's types) held to a run's rules.
+ */
+static void
+pb_check_run_row(HeapTuple tuple, TupleDesc desc)
+{
+	bool		isnull;
+	bool		sqlstate_null;
+	bool		message_null;
+	char	   *status;
+	char	   *workload;
+	const PbWorkloadDef *def;
+	Jsonb	   *options;
+	ArrayType  *scripts;
+	ArrayType  *weights;
+	double		duration;
+	double		warmup;
+	Datum		started;
+	Datum		ended;
+	Datum		d;
+	static const char *const counts[] = {
+		"transactions", "statements", "failed", "reads", "writes", "others",
+		"errors", "failed_serialization", "failed_deadlock", "retried",
+		"retries", "skipped", "late"
+	};
+	static const char *const latencies[] = {
+		"seconds", "tps", "qps", "latency_avg", "latency_stddev", "latency_min",
+		"latency_p50", "latency_p90", "latency_p95", "latency_p99",
+		"latency_p999", "latency_max", "lag_avg", "lag_max"
+	};
+
+	workload = TextDatumGetCString(pb_field(tuple, desc, "workload", &isnull));
+	if (workload[0] == '\0')
+		pb_refuse_field("workload", "It is empty.");
+	status = TextDatumGetCString(pb_field(tuple, desc, "status", &isnull));
+
+	/* its error, only if it did not finish, and one a run can fail with */
+	d = pb_field(tuple, desc, "error_sqlstate", &sqlstate_null);
+	(void) pb_field(tuple, desc, "error_message", &message_null);
+	if (strcmp(status, "finished") == 0)
+	{
+		if (!sqlstate_null || !message_null)
+			pb_refuse_field("error_sqlstate", "A finished run has no error.");
+	}
+	else
+	{
+		if (sqlstate_null || message_null)
+			pb_refuse_field("error_sqlstate",
+							psprintf("A %s run has an SQLSTATE and a message.", status));
+		if (!pb_valid_error_sqlstate(TextDatumGetCString(d)))
+			pb_refuse_field("error_sqlstate",
+							psprintf("\"%s\" is not the SQLSTATE of an error: five digits or upper-case letters, of a class other than 00, 01 and 02.",
+									 TextDatumGetCString(d)));
+	}
+
+	/* its limits, as polarbench_run() checks them */
+	pb_check_int(tuple, desc, "clients", 1, false);
+	pb_check_int(tuple, desc, "transactions_limit", 1, true);
+	pb_check_int(tuple, desc, "progress_interval", 0, false);
+	pb_check_int(tuple, desc, "max_tries", 0, true);
+	duration = pb_check_float(tuple, desc, "duration", 0, true);
+	warmup = pb_check_float(tuple, desc, "warmup", 0, false);
+	if (!isnan(warmup) && warmup > 0 && !(warmup < duration))
+		pb_refuse_field("warmup", "It is not shorter than the duration.");
+	(void) pb_check_float(tuple, desc, "rate", 0, false);
+	(void) pb_check_float(tuple, desc, "latency_limit", 0, false);
+
+	/* its scripts and their weights */
+	scripts = DatumGetArrayTypeP(pb_field(tuple, desc, "scripts", &isnull));
+	weights = DatumGetArrayTypeP(pb_field(tuple, desc, "weights", &isnull));
+	if (ARR_NDIM(scripts) > 1 || ARR_NDIM(weights) > 1 ||
+		ArrayGetNItems(ARR_NDIM(scripts), ARR_DIMS(scripts)) !=
+		ArrayGetNItems(ARR_NDIM(weights), ARR_DIMS(weights)))
+		pb_refuse_field("weights", "There is not one for each script.");
+	{
+		Datum	   *w;
+		bool	   *wnulls;
+		int			n;
+
+		deconstruct_array(weights, INT4OID, sizeof(int32), true, TYPALIGN_INT,
+						  &w, &wnulls, &n);
+		for (int i = 0; i < n; i++)
+			if (wnulls[i] || DatumGetInt32(w[i]) < 0)
+				pb_refuse_field("weights", "One of them is null or negative.");
+	}
+
+	/* its workload's options, as that workload reads them */
+	options = pb_check_object(tuple, desc, "options");
+	def = pb_workload_find(workload);
+	if (def != NULL && options == NULL)
+		pb_refuse_field("options", psprintf("A run of workload \"%s\" records its options.", workload));
+	if (def == NULL && options != NULL)
+		pb_refuse_field("options", "A run of pgbench scripts has none.");
+	if (def != NULL)
+		pb_check_workload_options(workload, options);
+	(void) pb_check_object(tuple, desc, "vars");
+	(void) pb_check_object(tuple, desc, "settings");
+	(void) pb_check_object(tuple, desc, "effective_settings");
+	(void) pb_check_object(tuple, desc, "server_settings");
+	(void) pb_check_object(tuple, desc, "server_stats");
+
+	/* its counts and times */
+	for (int i = 0; i < lengthof(counts); i++)
+		pb_check_int(tuple, desc, counts[i], 0, true);
+	for (int i = 0; i < lengthof(latencies); i++)
+		(void) pb_check_float(tuple, desc, latencies[i], 0, false);
+	started = pb_field(tuple, desc, "started_at", &isnull);
+	ended = pb_field(tuple, desc, "ended_at", &isnull);
+	if (isnull)
+		pb_refuse_field("ended_at", "An ended run has an end.");
+	if (DatumGetTimestampTz(ended) < DatumGetTimestampTz(started))
+		pb_refuse_field("ended_at", "It is before started_at.");
+}
+
+/* What the rows of each part of a document must be */
+static const char *const pb_part_rules[PB_DOC_PARTS][2] = {
+	{"progress", "elapsed >= 0 AND transactions >= 0 AND tps >= 0 AND qps >= 0 AND failed >= 0"},
+	{"statements", "script_no >= 1 AND command_no >= 1 AND executions >= 0 AND failures >= 0"},
+	{"operations", "operations >= 0 AND errors >= 0"},
+	{"clients", "client >= 1 AND transactions >= 0 AND failed >= 0 AND errors >= 0 AND latency_sum >= 0"},
+	{"histogram", "latency_from >= 0 AND latency_to > latency_from AND transactions >= 0"},
+	{"wait_events", "samples >= 0"},
+};
+
+/*
+ * pb_record_check
+ *		Refuse a document whose run, or a row of whose parts, no run would
+ *		have recorded.  SPI connected, as the extension's owner, with the
+ *		search_path pinned; nsp is the extension's schema, quoted.
+ */
+void
+pb_record_check(Jsonb *doc, const char *nsp)
+{
+	Oid			types[1] = {JSONBOID};
+	Datum		values[1] = {JsonbPGetDatum(doc)};
+
+	/* the fields polarbench_record() sets itself are not the document's */
+	if (SPI_execute_with_args(psprintf("SELECT r.* FROM jsonb_populate_record(NULL::%s.polarbench_run_data,"
+									   " ($1->'run') - '{run_id,run_by,node,recorder_pid,segment,sweep_id,sweep_run,sweep_set,sweep_repeat}'::text[]) r",
+									   nsp),
+							  1, types, values, NULL, true, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "could not read the document's run");
+	pb_check_run_row(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
+
+	for (int i = 0; i < lengthof(pb_doc_tables); i++)
+	{
+		const char *part = pb_doc_tables[i][1];
+		bool		isnull;
+		int64		bad;
+
+		Assert(strcmp(part, pb_part_rules[i][0]) == 0);
+		if (SPI_execute_with_args(psprintf("SELECT pg_catalog.jsonb_typeof(coalesce($1->'%s', '[]')) = 'array'",
+										   part),
+								  1, types, values, NULL, true, 1) != SPI_OK_SELECT ||
+			!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("the document's %s is not an array", part),
+					 errhint("Pass the document polarbench_run_document() returns, as it returns it.")));
+		if (SPI_execute_with_args(psprintf("SELECT count(*) FROM jsonb_array_elements(coalesce($1->'%s', '[]')) e,"
+										   " jsonb_populate_record(NULL::%s.%s, e) r WHERE NOT coalesce(%s, false)",
+										   part, nsp, pb_doc_tables[i][0], pb_part_rules[i][1]),
+								  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not read the document's %s", part);
+		bad = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		if (bad > 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg_plural("the document's %s has " INT64_FORMAT " row that no run records",
+								   "the document's %s has " INT64_FORMAT " rows that no run records",
+								   bad, part, bad),
+					 errdetail("Each row holds %s.", pb_part_rules[i][1]),
+					 errhint("Pass the document polarbench_run_document() returns, as it returns it.")));
+	}
+}
