@@ -11,10 +11,11 @@
  * and YCSB's property names (readproportion, read_proportion) all work.
  * Values are given as text, as on their tools' command lines.
  *
- * The defaults are sysbench 1.0.20's (oltp_common.lua, sb_rand.c) and
- * YCSB's (CoreWorkload, and the workloads/workloada..f files, whose
- * recordcount and operationcount of 1000 apply here only to
- * operationcount, as the tables are already loaded).
+ * The defaults are sysbench 1.0.20's (oltp_common.lua, sb_rand.c), YCSB's
+ * (CoreWorkload, and the workloads/workloada..f files, whose recordcount
+ * and operationcount of 1000 apply here only to operationcount, as the
+ * tables are already loaded) and TPC-C 5.11's (the mix of 5.2.3 at its
+ * minimums, 10 terminals per warehouse).
  *
  *-------------------------------------------------------------------------
  */
@@ -31,6 +32,7 @@
 typedef struct PbKindDef PbKindDef;
 static const PbKindDef *pb_kind(PbWorkloadKind kind);
 static bool pb_ycsb_check(void *options, PbError *err);
+static bool pb_tpcc_check(void *options, PbError *err);
 
 static const PbWorkloadDef workloads[] = {
 	{"oltp_read_write", PB_KIND_SYSBENCH, PB_SB_READ_WRITE,
@@ -56,6 +58,7 @@ static const PbWorkloadDef workloads[] = {
 	{"ycsb-e", PB_KIND_YCSB, 'e', "YCSB workload E: 95% short scans, 5% inserts"},
 	{"ycsb-f", PB_KIND_YCSB, 'f', "YCSB workload F: 50% reads, 50% read-modify-writes"},
 	{"ycsb-load", PB_KIND_YCSB, 'l', "YCSB load phase: inserts of whole records"},
+	{"tpcc", PB_KIND_TPCC, 0, "TPC-C 5.11: New-Order, Payment, Order-Status, Delivery and Stock-Level by the deck"},
 };
 
 /*
@@ -119,6 +122,7 @@ static const char *const ycsb_insert_orders[] = {"hashed", "ordered", NULL};
 
 #define SB(field) offsetof(PbSysbenchOptions, field)
 #define YC(field) offsetof(PbYcsbOptions, field)
+#define TC(field) offsetof(PbTpccOptions, field)
 #define PB_INT_MAX 2147483647.0
 #define PB_INT64_MAX 9.2e18
 
@@ -216,6 +220,25 @@ static const PbOptDef ycsb_options[] = {
 	{NULL, OPT_INT, 0, 0, 0, NULL, false, NULL, 0}
 };
 
+static const PbOptDef tpcc_options[] = {
+	{"warehouses", OPT_INT, TC(warehouses), 1, 1000000, NULL, false,
+	"Number of warehouses the terminals work on (by default the rows of warehouse)",
+	TC(warehouses_given) + 1},
+	{"payment", OPT_INT, TC(payment), 43, 100, NULL, false,
+	"Cards of 100 that are Payment (at least 43)", 0},
+	{"order_status", OPT_INT, TC(order_status), 4, 100, NULL, false,
+	"Cards of 100 that are Order-Status (at least 4)", 0},
+	{"delivery", OPT_INT, TC(delivery), 4, 100, NULL, false,
+	"Cards of 100 that are Delivery (at least 4)", 0},
+	{"stock_level", OPT_INT, TC(stock_level), 4, 100, NULL, false,
+	"Cards of 100 that are Stock-Level (at least 4); New-Order has the rest", 0},
+	{"keying_think", OPT_BOOL, TC(keying_think), 0, 0, NULL, false,
+	"Whether terminals wait the keying and think times of clause 5.2.5", 0},
+	{"terminals", OPT_INT, TC(terminals), 1, 1000, NULL, false,
+	"Terminals per warehouse, with keying_think (the clients serve them)", 0},
+	{NULL, OPT_INT, 0, 0, 0, NULL, false, NULL, 0}
+};
+
 static const char *const ycsb_op_names[PB_YCSB_NOPS] = {
 	"READ", "UPDATE", "INSERT", "SCAN", "READ-MODIFY-WRITE"
 };
@@ -236,6 +259,7 @@ static void pb_format_option(const PbOptDef *d, const void *options,
 							 char *buf, size_t len);
 static void pb_sysbench_defaults_of(void *options, int variant);
 static void pb_ycsb_defaults_of(void *options, int variant);
+static void pb_tpcc_defaults_of(void *options, int variant);
 
 /* A kind of workload: its options, their defaults and their rules */
 struct PbKindDef
@@ -255,6 +279,8 @@ static const PbKindDef kinds[] = {
 	sizeof(PbSysbenchOptions), pb_sysbench_defaults_of, NULL},
 	{PB_KIND_YCSB, "ycsb", "YCSB", ycsb_options, sizeof(PbYcsbOptions),
 	pb_ycsb_defaults_of, pb_ycsb_check},
+	{PB_KIND_TPCC, "tpcc", "TPC-C", tpcc_options, sizeof(PbTpccOptions),
+	pb_tpcc_defaults_of, pb_tpcc_check},
 };
 
 /* The definition of a kind of workload, or NULL. */
@@ -333,6 +359,13 @@ static void
 pb_ycsb_defaults_of(void *options, int variant)
 {
 	pb_ycsb_defaults(options, variant);
+}
+
+/* TPC-C's, likewise. */
+static void
+pb_tpcc_defaults_of(void *options, int variant)
+{
+	pb_tpcc_defaults(options);
 }
 
 /*
@@ -764,6 +797,25 @@ pb_ycsb_defaults(PbYcsbOptions *o, int letter)
 }
 
 /*
+ * pb_tpcc_defaults
+ *		TPC-C's: the minimum mix of 5.2.3 (New-Order has the 45 cards left),
+ *		no keying or think times, as every kit runs by default, and 10
+ *		terminals per warehouse (4.2.2) when they are on.
+ */
+void
+pb_tpcc_defaults(PbTpccOptions *o)
+{
+	memset(o, 0, sizeof(PbTpccOptions));
+	o->warehouses = 0;
+	o->payment = 43;
+	o->order_status = 4;
+	o->delivery = 4;
+	o->stock_level = 4;
+	o->keying_think = false;
+	o->terminals = 10;
+}
+
+/*
  * pb_workload_check_options
  *		What no single option shows, by the rules of the kind of workload.
  */
@@ -823,6 +875,24 @@ pb_ycsb_check(void *options, PbError *err)
 		if (o->insertcount < 1)
 			return pb_option_error(err, NULL, "insertcount must be at least 1");
 	}
+	return true;
+}
+
+/*
+ * pb_tpcc_check
+ *		TPC-C's rule for the mix: the cards of the four other types leave
+ *		New-Order at least none of the deck's 100.
+ */
+static bool
+pb_tpcc_check(void *options, PbError *err)
+{
+	PbTpccOptions *o = options;
+	int			others = o->payment + o->order_status + o->delivery + o->stock_level;
+
+	if (others > PB_TPCC_DECK_CARDS)
+		return pb_option_error(err, "payment, order_status, delivery and stock_level are cards of a deck of 100, of which New-Order has the rest.",
+							   "the TPC-C mix has %d cards besides New-Order, more than 100",
+							   others);
 	return true;
 }
 

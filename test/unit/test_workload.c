@@ -2,8 +2,8 @@
  *
  * test_workload.c
  *	  Unit tests of the workload library: sysbench 1.0.20's distributions
- *	  and strings, YCSB's generators, key names and field order, and the
- *	  options of both tools.
+ *	  and strings, YCSB's generators, key names and field order, TPC-C's
+ *	  numbers, strings, deck and think times, and the options of the three.
  *
  * Distribution shapes are checked against what the formulas imply, over a
  * million draws from a fixed seed, so the outcome never depends on luck.
@@ -21,6 +21,11 @@
 #include "unit_check.h"
 
 #define NDRAWS 1000000
+
+#ifndef Max
+#define Max(a, b) ((a) > (b) ? (a) : (b))
+#define Min(a, b) ((a) < (b) ? (a) : (b))
+#endif
 
 
 /* Check that x lies in [lo, hi]. */
@@ -432,14 +437,238 @@ test_options(void)
 		  pb_workload_find("tpcb-like") == NULL, "workload names");
 }
 
-/* every option of both tools refuses a value that is not one */
+/* ---- TPC-C --------------------------------------------------------------- */
+
+/* last names from the syllables, as 4.3.2.3's examples */
+static void
+test_tpcc_last_names(void)
+{
+	char		buf[PB_TPCC_LAST_LEN + 1];
+	int			longest = 0;
+
+	check(pb_tpcc_last_name(371, buf) == 13 && strcmp(buf, "PRICALLYOUGHT") == 0,
+		  "371 is PRICALLYOUGHT: %s", buf);
+	check(pb_tpcc_last_name(40, buf) == 10 && strcmp(buf, "BARPRESBAR") == 0,
+		  "40 is BARPRESBAR: %s", buf);
+	check(pb_tpcc_last_name(0, buf) == 9 && strcmp(buf, "BARBARBAR") == 0,
+		  "0 is BARBARBAR: %s", buf);
+	for (int n = 0; n < 1000; n++)
+		longest = Max(longest, pb_tpcc_last_name(n, buf));
+	check(longest == PB_TPCC_LAST_LEN, "the longest last name: %d", longest);
+}
+
+/*
+ * NURand(A, x, y): within [x, y]; the run's C for C_LAST keeps to the rule
+ * of 2.1.6.1 with the load's; NURand is far from uniform (its most
+ * frequent value is drawn far more often than 1 / (y - x + 1)).
+ */
+static void
+test_tpcc_nurand(void)
+{
+	PbPrng		prng;
+	static int	counts[3000];
+	bool		in_range = true;
+	int			most = 0;
+	PbTpccConstants c;
+
+	pb_prng_seed(&prng, 7);
+	for (int i = 0; i < NDRAWS; i++)
+	{
+		int			v = pb_tpcc_nurand(&prng, PB_TPCC_A_C_ID, 1, 3000, 259);
+
+		if (v < 1 || v > 3000)
+			in_range = false;
+		else
+			counts[v - 1]++;
+	}
+	check(in_range, "NURand(1023, 1, 3000) stays in [1, 3000]");
+	for (int i = 0; i < 3000; i++)
+		most = Max(most, counts[i]);
+	check(most > 3.0 * NDRAWS / 3000, "NURand is skewed: the most drawn value %d times", most);
+
+	check(pb_tpcc_c_delta_ok(100, 165) && pb_tpcc_c_delta_ok(200, 81) &&
+		  !pb_tpcc_c_delta_ok(100, 164) && !pb_tpcc_c_delta_ok(100, 196) &&
+		  !pb_tpcc_c_delta_ok(100, 212) && !pb_tpcc_c_delta_ok(0, 120),
+		  "the delta rule of 2.1.6.1");
+	for (int load = 0; load <= PB_TPCC_A_LAST; load++)
+	{
+		pb_tpcc_constants(&prng, load, &c);
+		if (!pb_tpcc_c_delta_ok(load, c.c_last) || c.c_id < 0 || c.c_id > 1023 ||
+			c.ol_i_id < 0 || c.ol_i_id > 8191)
+		{
+			check(false, "constants for C_LOAD %d: %d %d %d", load, c.c_last, c.c_id, c.ol_i_id);
+			break;
+		}
+	}
+	check(true, "run constants for every C_LOAD");
+}
+
+/* a-strings, n-strings, zips and the data columns' ORIGINAL in 10% of rows */
+static void
+test_tpcc_strings(void)
+{
+	PbPrng		prng;
+	char		buf[600];
+	int			minlen = 1000,
+				maxlen = 0,
+				original = 0;
+	bool		alnum = true;
+
+	pb_prng_seed(&prng, 11);
+	for (int i = 0; i < 100000; i++)
+	{
+		int			len = pb_tpcc_astring(&prng, 300, 500, buf);
+
+		if (i < 1000)
+			for (int k = 0; k < len; k++)
+				alnum &= (buf[k] >= '0' && buf[k] <= '9') || (buf[k] >= 'a' && buf[k] <= 'z') ||
+					(buf[k] >= 'A' && buf[k] <= 'Z');
+		minlen = Min(minlen, len);
+		maxlen = Max(maxlen, len);
+		if (i >= 1000)
+			break;
+	}
+	check(alnum && minlen >= 300 && maxlen <= 500 && (int) strlen(buf) <= 500,
+		  "a-string[300..500]: letters and digits, lengths %d..%d", minlen, maxlen);
+	pb_tpcc_zip(&prng, buf);
+	check(strlen(buf) == 9 && strcmp(buf + 4, "11111") == 0 &&
+		  strspn(buf, "0123456789") == 9, "zip: 4 digits and 11111: %s", buf);
+	check(pb_tpcc_nstring(&prng, 16, 16, buf) == 16 && strspn(buf, "0123456789") == 16,
+		  "n-string of 16: %s", buf);
+	minlen = 1000;
+	maxlen = 0;
+	for (int i = 0; i < 100000; i++)
+	{
+		int			len = pb_tpcc_data(&prng, buf);
+
+		minlen = Min(minlen, len);
+		maxlen = Max(maxlen, len);
+		original += strstr(buf, "ORIGINAL") != NULL;
+	}
+	check(minlen == 26 && maxlen == 50, "data: 26..50 characters: %d..%d", minlen, maxlen);
+	check_between(original / 100000.0, 0.095, 0.105, "share of data with ORIGINAL");
+}
+
+/* the customers of a district's orders: every one exactly once */
+static void
+test_tpcc_permutation(void)
+{
+	PbPrng		prng;
+	int			perm[PB_TPCC_ORDERS];
+	static bool seen[PB_TPCC_ORDERS + 1];
+	bool		ok = true;
+	int			fixed = 0;
+
+	pb_prng_seed(&prng, 5);
+	pb_tpcc_permutation(&prng, perm, PB_TPCC_ORDERS);
+	for (int i = 0; i < PB_TPCC_ORDERS; i++)
+	{
+		if (perm[i] < 1 || perm[i] > PB_TPCC_ORDERS || seen[perm[i]])
+			ok = false;
+		else
+			seen[perm[i]] = true;
+		fixed += perm[i] == i + 1;
+	}
+	check(ok, "o_c_id is a permutation of 1..3000");
+	check(fixed < 20, "a permutation, not the identity: %d fixed points", fixed);
+}
+
+/* an order's line count is the same whoever asks, and in [5, 15] */
+static void
+test_tpcc_order_lines(void)
+{
+	int			counts[16] = {0};
+	bool		same = true;
+
+	for (int o = 1; o <= 30000; o++)
+	{
+		int			n = pb_tpcc_order_lines(42, 1 + o % 3, 1 + o % 10, o);
+
+		same &= n == pb_tpcc_order_lines(42, 1 + o % 3, 1 + o % 10, o);
+		if (n >= 5 && n <= 15)
+			counts[n]++;
+		else
+			same = false;
+	}
+	check(same, "order line counts are reproducible and in [5, 15]");
+	for (int n = 5; n <= 15; n++)
+		check_between(counts[n] / 30000.0, 0.08, 0.102, "share of an order line count");
+	check(pb_tpcc_seed(1, PB_TPCC_SEED_ORDER, 1, 1, 1) != pb_tpcc_seed(1, PB_TPCC_SEED_ORDER, 1, 1, 2) &&
+		  pb_tpcc_seed(1, PB_TPCC_SEED_ORDER, 1, 1, 1) != pb_tpcc_seed(2, PB_TPCC_SEED_ORDER, 1, 1, 1),
+		  "seeds differ by key and by load");
+}
+
+/* the deck: each run of 100 cards is the mix exactly; think times capped */
+static void
+test_tpcc_deck(void)
+{
+	PbTpccDeck	deck;
+	PbPrng		prng;
+	int			pct[PB_TPCC_NTYPES] = {45, 43, 4, 4, 4};
+	bool		exact = true;
+	double		sum = 0,
+				most = 0;
+
+	pb_prng_seed(&prng, 3);
+	pb_tpcc_deck_init(&deck, pct);
+	for (int round = 0; round < 50; round++)
+	{
+		int			counts[PB_TPCC_NTYPES] = {0};
+
+		for (int i = 0; i < PB_TPCC_DECK_CARDS; i++)
+			counts[pb_tpcc_deck_draw(&deck, &prng)]++;
+		for (int t = 0; t < PB_TPCC_NTYPES; t++)
+			exact &= counts[t] == pct[t];
+	}
+	check(exact, "every 100 cards hold the mix exactly");
+	for (int i = 0; i < NDRAWS; i++)
+	{
+		double		t = pb_tpcc_think_time(&prng, 12);
+
+		sum += t;
+		most = Max(most, t);
+	}
+	/* the mean of the exponential capped at 10 means: mean (1 - e^-10) */
+	check_between(sum / NDRAWS, 11.95, 12.03, "mean think time of 12 s");
+	check(most <= 120.0 && most > 100.0, "think times capped at 10 means: %g", most);
+	check(pb_tpcc_keying_time(PB_TPCC_NEW_ORDER) == 18 && pb_tpcc_think_mean(PB_TPCC_PAYMENT) == 12 &&
+		  pb_tpcc_think_mean(PB_TPCC_STOCK_LEVEL) == 5, "keying and think times of 5.2.5.7");
+	check(strcmp(pb_tpcc_type_name(PB_TPCC_DELIVERY), "DELIVERY") == 0, "type names");
+}
+
+/* TPC-C's options: the defaults, the minimums of the mix, and its sum */
+static void
+test_tpcc_options(void)
+{
+	PbTpccOptions o;
+	PbError		err;
+
+	pb_tpcc_defaults(&o);
+	check(o.payment == 43 && o.order_status == 4 && o.delivery == 4 && o.stock_level == 4 &&
+		  !o.keying_think && o.terminals == 10 && o.warehouses == 0, "TPC-C's defaults");
+	check(!pb_workload_set_option(PB_KIND_TPCC, &o, "payment", "42", &err) &&
+		  strstr(err.message, "invalid value for TPC-C option \"payment\"") != NULL,
+		  "fewer than 43 Payment cards: %s", err.message);
+	check(pb_workload_set_option(PB_KIND_TPCC, &o, "keying-think", "on", &err) && o.keying_think,
+		  "keying_think on");
+	check(pb_workload_set_option(PB_KIND_TPCC, &o, "Warehouses", "4", &err) &&
+		  o.warehouses == 4 && o.warehouses_given, "warehouses given");
+	check(pb_workload_set_option(PB_KIND_TPCC, &o, "payment", "90", &err) &&
+		  !pb_workload_check_options(PB_KIND_TPCC, &o, &err) &&
+		  strstr(err.message, "more than 100") != NULL, "a mix over 100 cards: %s", err.message);
+	check(pb_workload_find("tpcc") != NULL && pb_workload_find("tpcc")->kind == PB_KIND_TPCC,
+		  "tpcc is a workload");
+}
+
+/* every option of the three refuses a value that is not one */
 static void
 test_every_option(void)
 {
-	PbWorkloadKind kinds[2] = {PB_KIND_SYSBENCH, PB_KIND_YCSB};
+	PbWorkloadKind kinds[3] = {PB_KIND_SYSBENCH, PB_KIND_YCSB, PB_KIND_TPCC};
+	static const char *const tools[3] = {"sysbench", "YCSB", "TPC-C"};
 	int			checked = 0;
 
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 3; k++)
 	{
 		const char *name;
 
@@ -447,14 +676,16 @@ test_every_option(void)
 		{
 			PbSysbenchOptions sb;
 			PbYcsbOptions y;
-			void	   *o = kinds[k] == PB_KIND_SYSBENCH ? (void *) &sb : (void *) &y;
+			PbTpccOptions tc;
+			void	   *o = k == 0 ? (void *) &sb : k == 1 ? (void *) &y : (void *) &tc;
 			PbError		err;
 			char		expect[128];
 
 			pb_sysbench_defaults(&sb, PB_SB_READ_WRITE);
 			pb_ycsb_defaults(&y, 'a');
+			pb_tpcc_defaults(&tc);
 			snprintf(expect, sizeof(expect), "invalid value for %s option \"%s\"",
-					 kinds[k] == PB_KIND_SYSBENCH ? "sysbench" : "YCSB", name);
+					 tools[k], name);
 			check(!pb_workload_set_option(kinds[k], o, name, "not-a-value", &err) &&
 				  strstr(err.message, expect) != NULL && err.detail[0] != '\0',
 				  "%s refuses a value that is not one: %s", name, err.message);
@@ -464,7 +695,7 @@ test_every_option(void)
 			checked++;
 		}
 	}
-	check(checked == 43, "the options of both tools: %d", checked);
+	check(checked == 50, "the options of the three: %d", checked);
 }
 
 int
@@ -482,6 +713,13 @@ main(void)
 	test_ycsb_latest();
 	test_ycsb_hotspot();
 	test_ycsb_values();
+	test_tpcc_last_names();
+	test_tpcc_nurand();
+	test_tpcc_strings();
+	test_tpcc_permutation();
+	test_tpcc_order_lines();
+	test_tpcc_deck();
+	test_tpcc_options();
 	test_options();
 	test_every_option();
 	return check_summary();
