@@ -22,6 +22,7 @@ PB_DRIVER_OBJS = src/drivers/statement_exec.o src/drivers/driver_options.o \
 	src/drivers/report_query.o src/drivers/script_exec.o \
 	src/drivers/script_config.o src/drivers/script_driver.o \
 	src/drivers/sysbench_driver.o src/drivers/ycsb_driver.o \
+	src/drivers/tpcc_driver.o \
 	src/drivers/workload_registry.o
 PB_ENGINE_OBJS = src/engine/run_shmem.o src/engine/run_lockwait.o \
 	src/engine/run_snapshot.o src/engine/run_status.o src/engine/run_profile.o \

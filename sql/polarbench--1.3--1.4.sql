@@ -42,6 +42,13 @@ LANGUAGE C STRICT STABLE PARALLEL SAFE;
 /* The names of a run's scripts, as pgbench's report shows them */
 ALTER TABLE polarbench_run_data ADD COLUMN script_names text[];
 
+/* What a workload reads of the database itself (TPC-C's NOPM, ...) */
+ALTER TABLE polarbench_run_data ADD COLUMN figures jsonb;
+
+/* An operation's tries started again, and its own rollbacks (TPC-C's) */
+ALTER TABLE polarbench_operation_data ADD COLUMN retries bigint,
+	ADD COLUMN rollbacks bigint;
+
 /*
  * The views show the values of superuser-only parameters to those who may
  * read them, and divide with operators of exact types.
@@ -69,7 +76,8 @@ CREATE OR REPLACE VIEW polarbench_runs AS
 		   r.sweep_set, r.sweep_repeat,
 		   CASE WHEN v.may_read THEN polarbench_shown_settings(r.server_settings) END AS server_settings,
 		   r.node,
-		   CASE WHEN v.may_read THEN r.script_names END AS script_names
+		   CASE WHEN v.may_read THEN r.script_names END AS script_names,
+		   r.figures
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -81,7 +89,8 @@ CREATE OR REPLACE VIEW polarbench_operations AS
 	SELECT o.run_id, o.operation, o.operations, o.errors, o.latency_avg,
 		   o.latency_min, o.latency_max, o.latency_p95, o.latency_p99,
 		   o.operations::float8 / nullif(r.seconds, 0) AS throughput,
-		   o.latency_p50, o.latency_p90, o.latency_p999
+		   o.latency_p50, o.latency_p90, o.latency_p999, o.retries,
+		   o.rollbacks
 	  FROM polarbench_operation_data o
 	  JOIN polarbench_run_data r USING (run_id);
 

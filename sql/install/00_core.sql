@@ -70,7 +70,8 @@ CREATE TABLE polarbench_run_data (
 	sweep_repeat		int,
 	server_settings		jsonb,
 	node				text,
-	script_names		text[]
+	script_names		text[],
+	figures				jsonb
 );
 
 CREATE INDEX polarbench_run_data_sweep_id_idx ON polarbench_run_data (sweep_id);
@@ -141,6 +142,8 @@ CREATE TABLE polarbench_operation_data (
 	latency_p50			float8,
 	latency_p90			float8,
 	latency_p999		float8,
+	retries				bigint,
+	rollbacks			bigint,
 	PRIMARY KEY (run_id, operation)
 );
 
@@ -265,7 +268,8 @@ CREATE VIEW polarbench_runs AS
 		   r.sweep_set, r.sweep_repeat,
 		   CASE WHEN v.may_read THEN polarbench_shown_settings(r.server_settings) END AS server_settings,
 		   r.node,
-		   CASE WHEN v.may_read THEN r.script_names END AS script_names
+		   CASE WHEN v.may_read THEN r.script_names END AS script_names,
+		   r.figures
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -294,7 +298,8 @@ CREATE VIEW polarbench_operations AS
 	SELECT o.run_id, o.operation, o.operations, o.errors, o.latency_avg,
 		   o.latency_min, o.latency_max, o.latency_p95, o.latency_p99,
 		   o.operations::float8 / nullif(r.seconds, 0) AS throughput,
-		   o.latency_p50, o.latency_p90, o.latency_p999
+		   o.latency_p50, o.latency_p90, o.latency_p999, o.retries,
+		   o.rollbacks
 	  FROM polarbench_operation_data o
 	  JOIN polarbench_run_data r USING (run_id);
 

@@ -329,6 +329,43 @@ resolve_workload(PGconn *conn, ClientOptions *opts)
 }
 
 /*
+ * check_report_style
+ *		--report: json, csv, or the report style of one of the server's
+ *		workloads (polarbench_workloads.report_style), checked before
+ *		anything runs.  Returns false on error (reported).
+ */
+bool
+check_report_style(PGconn *conn, const ClientOptions *opts)
+{
+	const char *params[1] = {opts->report};
+	PGresult   *res;
+	bool		found;
+
+	if (opts->report == NULL || strcmp(opts->report, "json") == 0 ||
+		strcmp(opts->report, "csv") == 0)
+		return true;
+	res = exec_query(conn, 0,
+					 "SELECT pg_catalog.string_agg(DISTINCT report_style, ', ' ORDER BY report_style),"
+					 "       pg_catalog.bool_or(report_style OPERATOR(pg_catalog.=) $1)"
+					 "  FROM @extschema@.polarbench_workloads",
+					 1, params);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
+	{
+		report_server_error(conn, res);
+		PQclear(res);
+		return false;
+	}
+	found = strcmp(PQgetvalue(res, 0, 1), "t") == 0;
+	if (!found)
+	{
+		pg_log_error("invalid report style \"%s\"", opts->report);
+		pg_log_error_hint("The styles are %s, json and csv.", PQgetvalue(res, 0, 0));
+	}
+	PQclear(res);
+	return found;
+}
+
+/*
  * print_table
  *		Rows of cells (row 0 the header) in columns as wide as their widest
  *		cell, two spaces apart and indented by two; the last column is not

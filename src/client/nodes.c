@@ -354,7 +354,8 @@ run_on_nodes(ConnTarget *targets, int n, ClientOptions *opts)
 		nodes[i].cancel = PQgetCancel(nodes[i].conn);
 	}
 	/* a -b name that is no built-in script: the first node's workload */
-	if (!resolve_workload(nodes[0].conn, opts))
+	if (!resolve_workload(nodes[0].conn, opts) ||
+		!check_report_style(nodes[0].conn, opts))
 		return 1;
 	if (!classify_settings(nodes[0].conn, &opts->settings, &session, &server, &restart))
 		return 1;

@@ -296,7 +296,8 @@ run_command(ClientCommand *cmd)
 		PQfinish(conn);
 		return status;
 	}
-	if (!ensure_extension(conn, false) || !resolve_workload(conn, opts))
+	if (!ensure_extension(conn, false) || !resolve_workload(conn, opts) ||
+		!check_report_style(conn, opts))
 		exit_nicely(conn, 1);
 	if (opts->nclient_counts > 1 || opts->nsets > 0 || opts->repeat > 1)
 		return run_sweep(conn, &cmd->targets[0], opts);

@@ -252,6 +252,7 @@ extern bool classify_settings(PGconn *conn, const SettingSet *in,
 
 /* catalog.c */
 extern bool resolve_workload(PGconn *conn, ClientOptions *opts);
+extern bool check_report_style(PGconn *conn, const ClientOptions *opts);
 extern void list_builtin_scripts(const ConnTarget *target);
 extern int	list_catalog(PGconn *conn, const char *name);
 

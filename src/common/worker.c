@@ -205,6 +205,20 @@ pb_xact_commit(void)
 }
 
 /*
+ * pb_xact_rollback
+ *		Roll back what pb_xact_begin() started, as a ROLLBACK would, and
+ *		make the memory context of its caller current again.
+ */
+void
+pb_xact_rollback(void)
+{
+	pb_xact_end_statement();
+	AbortCurrentTransaction();
+	if (pb_xact_caller_cxt != NULL)
+		MemoryContextSwitchTo(pb_xact_caller_cxt);
+}
+
+/*
  * pb_in_rolled_back_subxact
  *		Call fn(arg) in a subtransaction of the caller's transaction, with
  *		SPI connected, and roll the subtransaction back, so that nothing

@@ -43,6 +43,7 @@ extern void pb_shared_error_raise(const PbSharedError *error,
 extern void pb_xact_begin(List *options);
 extern void pb_xact_end_statement(void);
 extern void pb_xact_commit(void);
+extern void pb_xact_rollback(void);
 extern void pb_in_rolled_back_subxact(void (*fn) (void *arg),
 									  void (*cleanup) (void *arg), void *arg);
 extern void pb_check_role_can_login(const char *detail, const char *hint);

@@ -310,6 +310,14 @@ typedef struct PbRow
 	uint64		row;
 } PbRow;
 
+/* What the recorder tells a driver's figures at a run's end */
+typedef struct PbFiguresInput
+{
+	double		seconds;		/* measured */
+	const uint64 *executions;	/* of each command, summed over clients */
+	const uint64 *rollbacks;
+} PbFiguresInput;
+
 /* One workload of a kind, as polarbench_workloads lists it */
 typedef struct PbWorkloadEntry
 {
@@ -361,6 +369,14 @@ typedef struct PbDriver
 	void		(*abort) (PbDriverContext *ctx);
 	char	   *(*error_context) (PbDriverContext *ctx);
 
+	/*
+	 * In a client, before each new transaction (not a retry), or NULL:
+	 * when it is due, in pb_now_ns() time; 0 leaves it to the engine (now,
+	 * or the rate's schedule).  A transaction's latency runs from when it
+	 * was due.
+	 */
+	int64		(*schedule) (PbDriverContext *ctx, int64 now);
+
 	/* its workloads, for polarbench_workloads: false past the last */
 	bool		(*workload_at) (int i, PbWorkloadEntry *entry);
 
@@ -370,6 +386,16 @@ typedef struct PbDriver
 	void		(*progress_line) (char *buf, size_t len, const PbProgressTick *tick);
 	void		(*report) (StringInfo out, PbRow *run, int64 run_id,
 						   const PbReportOptions *options);
+
+	/*
+	 * In the recorder, as the run's role, in a transaction, or NULL: what
+	 * the workload reads of the database itself, at the measurement's
+	 * start (in NULL; returns NULL) and after the clients (returns a JSON
+	 * object, the run's figures, or NULL); *state is the driver's between
+	 * the two, shared its area of the segment.
+	 */
+	char	   *(*figures) (const PbRunConfig *config, void *shared, void **state,
+							const PbFiguresInput *in);
 } PbDriver;
 
 /* workload_registry.c */

@@ -63,8 +63,8 @@ pb_options_from_json(const PbWorkloadDef *def, Jsonb *given, const char *example
 /*
  * pb_refuse_script_args
  *		A workload that runs on its own takes no scripts, variables or scale
- *		(pgbench's), and no retries: its tool's own way with errors is
- *		retry_hint.
+ *		(pgbench's), and, unless retry_hint is NULL, no retries: its tool's
+ *		own way with errors is retry_hint.
  */
 void
 pb_refuse_script_args(const PbWorkloadArgs *args, const char *retry_hint)
@@ -73,13 +73,13 @@ pb_refuse_script_args(const PbWorkloadArgs *args, const char *retry_hint)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("workload \"%s\" cannot be combined with scripts", args->def->name),
-				 errhint("A sysbench or YCSB workload runs on its own; run pgbench scripts in a run of their own.")));
+				 errhint("A workload of the server's runs on its own; run pgbench scripts in a run of their own.")));
 	if (args->vars != NULL || args->scale_given)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("vars and scale apply to pgbench scripts, not to workload \"%s\"", args->def->name),
 				 errhint("Give the workload's options in options, as in options => '{\"tables\": 8}'.")));
-	if (args->max_tries != 1)
+	if (retry_hint != NULL && args->max_tries != 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("max_tries applies to pgbench scripts, not to workload \"%s\"", args->def->name),

@@ -292,7 +292,7 @@ pb_add_builtins(PbConfigBuilder *b, const char *workload)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("workload \"%s\" cannot be combined with scripts", name),
-					 errhint("A sysbench or YCSB workload runs on its own; run pgbench scripts in a run of their own.")));
+					 errhint("A workload of the server's runs on its own; run pgbench scripts in a run of their own.")));
 		text = pb_builtin_script(name, &canonical);
 		if (text == NULL)
 		{

@@ -14,12 +14,14 @@
 extern const PbDriver pb_script_driver;
 extern const PbDriver pb_sysbench_driver;
 extern const PbDriver pb_ycsb_driver;
+extern const PbDriver pb_tpcc_driver;
 
 /* The registry: the first row runs what no other row claims */
 static const PbDriver *const drivers[] = {
 	&pb_script_driver,
 	&pb_sysbench_driver,
 	&pb_ycsb_driver,
+	&pb_tpcc_driver,
 };
 
 /*

@@ -315,7 +315,8 @@ pb_client_sleep_until(int64 target)
 
 /*
  * pb_client_schedule
- *		When the next transaction is due: now, or under a rate the next
+ *		When the next transaction is due: when the workload's driver says,
+ *		or now, or under a rate the next
  *		start of the client's Poisson schedule, skipping (as pgbench -R -L
  *		does) those already later than the latency limit, then sleeping
  *		until it.  Returns false if the run ends first.
@@ -324,7 +325,20 @@ static bool
 pb_client_schedule(int64 *now)
 {
 	PbRunShared *run = client.run;
+	int64		due = client.driver->schedule ?
+		client.driver->schedule(&client.ctx, *now) : 0;
 
+	if (due > 0)
+	{
+		/* the workload's own schedule: its terminals' keying and thinking */
+		client.scheduled_ns = due;
+		if (run->end_ns > 0 && due > run->end_ns)
+			return false;
+		if (!pb_client_sleep_until(due))
+			return false;
+		*now = pb_now_ns();
+		return true;
+	}
 	if (run->rate == 0)
 	{
 		client.scheduled_ns = *now;

@@ -51,6 +51,11 @@
 
 static PbRunShared *recorder_run;
 static dsm_handle recorder_segment;	/* the run's, for polarbench_live and _cancel */
+static void *recorder_driver_shared;	/* the driver's area of the segment */
+
+/* the figures the workload's driver reads of the database (PbDriver.figures) */
+static void *recorder_figures_state = NULL;
+static bool recorder_figures_begun = false;
 
 /* where the run's time went (run_profile.c) */
 static HTAB *recorder_waits;	/* the clients' wait events, sampled */
@@ -66,6 +71,8 @@ static int	recorder_nlocks = 0;
 
 static void pb_recorder_record(PbRunShared *run, char *slots,
 							   PbRunConfig *config);
+static char *pb_recorder_figures_end(const PbRunConfig *config, char *slots,
+									 double seconds);
 
 /*
  * pb_recorder_exit
@@ -659,6 +666,7 @@ pb_recorder_commands(int64 run_id, const PbRunConfig *config, char *slots)
 		uint64		executions = 0;
 		uint64		failures = 0;
 		uint64		retries = 0;
+		uint64		rollbacks = 0;
 		uint64		total_ns = 0;
 		PbRunSummary pct;
 		uint64		min_ns = PG_UINT64_MAX;
@@ -672,6 +680,7 @@ pb_recorder_commands(int64 run_id, const PbRunConfig *config, char *slots)
 			executions += pg_atomic_read_u64(&stats->executions);
 			failures += pg_atomic_read_u64(&stats->failures);
 			retries += pg_atomic_read_u64(&stats->retries);
+			rollbacks += pg_atomic_read_u64(&stats->rollbacks);
 			total_ns += pg_atomic_read_u64(&stats->total_ns);
 			min_ns = Min(min_ns, pg_atomic_read_u64(&stats->min_ns));
 			max_ns = Max(max_ns, pg_atomic_read_u64(&stats->max_ns));
@@ -694,6 +703,8 @@ pb_recorder_commands(int64 run_id, const PbRunConfig *config, char *slots)
 			pb_column(&c, "operation", TEXTOID, CStringGetTextDatum(descs[cmd].text), false);
 			pb_column(&c, "operations", INT8OID, Int64GetDatum(executions), false);
 			pb_column(&c, "errors", INT8OID, Int64GetDatum(failures), false);
+			pb_column(&c, "retries", INT8OID, Int64GetDatum(retries), false);
+			pb_column(&c, "rollbacks", INT8OID, Int64GetDatum(rollbacks), false);
 		}
 		else
 		{
@@ -843,6 +854,13 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 	pb_column(&c, "latency_max", FLOAT8OID, Float8GetDatum(s.latency_max), none);
 	pb_column(&c, "lag_max", FLOAT8OID, Float8GetDatum(s.lag_max),
 			  none || run->rate == 0);
+	if (run->start_ns > 0)
+	{
+		char	   *figures = pb_recorder_figures_end(config, slots, seconds);
+
+		if (figures != NULL)
+			pb_json_column(&c, "figures", figures);
+	}
 	if (recorder_counters_read)
 	{
 		int64		after[PB_SERVER_COUNTERS];
@@ -1008,6 +1026,7 @@ pb_recorder_main(Datum main_arg)
 		elog(ERROR, "invalid polarbench run segment");
 	run = shm_toc_lookup(toc, PB_KEY_RUN, false);
 	slots = shm_toc_lookup(toc, PB_KEY_SLOTS, false);
+	recorder_driver_shared = shm_toc_lookup(toc, PB_KEY_DRIVER, false);
 	recorder_run = run;
 	before_shmem_exit(pb_recorder_exit, (Datum) 0);
 	pg_atomic_write_u32(&run->recorder_pgprocno, PB_MY_PGPROCNO + 1);
@@ -1041,6 +1060,58 @@ pb_recorder_main(Datum main_arg)
 }
 
 /*
+ * pb_recorder_figures_begin
+ *		Let the workload's driver read what it reads of the database at the
+ *		measurement's start, in a transaction of its own, as the run's role.
+ */
+static void
+pb_recorder_figures_begin(const PbRunConfig *config)
+{
+	const PbDriver *driver = pb_driver(config->kind);
+
+	recorder_figures_begun = true;
+	if (driver->figures == NULL)
+		return;
+	pb_xact_begin(NIL);
+	(void) driver->figures(config, recorder_driver_shared, &recorder_figures_state, NULL);
+	pb_recorder_commit();
+}
+
+/*
+ * pb_recorder_figures_end
+ *		The run's figures, as the workload's driver reads them after the
+ *		clients (a JSON object), or NULL; in the caller's transaction.
+ */
+static char *
+pb_recorder_figures_end(const PbRunConfig *config, char *slots, double seconds)
+{
+	PbRunShared *run = recorder_run;
+	const PbDriver *driver = pb_driver(config->kind);
+	PbFiguresInput in;
+	uint64	   *executions;
+	uint64	   *rollbacks;
+
+	if (driver->figures == NULL || !recorder_figures_begun)
+		return NULL;
+	executions = palloc0(sizeof(uint64) * Max(run->ncommands, 1));
+	rollbacks = palloc0(sizeof(uint64) * Max(run->ncommands, 1));
+	for (int i = 0; i < run->nclients; i++)
+	{
+		PbCommandStats *stats = pb_slot_commands(pb_slot(run, slots, i));
+
+		for (int cmd = 0; cmd < run->ncommands; cmd++)
+		{
+			executions[cmd] += pg_atomic_read_u64(&stats[cmd].executions);
+			rollbacks[cmd] += pg_atomic_read_u64(&stats[cmd].rollbacks);
+		}
+	}
+	in.seconds = seconds;
+	in.executions = executions;
+	in.rollbacks = rollbacks;
+	return driver->figures(config, recorder_driver_shared, &recorder_figures_state, &in);
+}
+
+/*
  * pb_recorder_record
  *		Record the run from its start to its end.
  */
@@ -1055,6 +1126,9 @@ pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config)
 	int64		next_sample = 0;
 
 	run_id = pb_recorder_insert_run(config);
+	/* without a warm-up, before any client is released: nothing missed */
+	if (run->warmup == 0)
+		pb_recorder_figures_begin(config);
 	SpinLockAcquire(&run->mutex);
 	run->run_id = run_id;
 	run->recorder_ready = true;
@@ -1116,6 +1190,17 @@ pb_recorder_record(PbRunShared *run, char *slots, PbRunConfig *config)
 		long		timeout = 1000;
 		int64		live_tick = run->start_ns + (int64) (live_ticks + 1) * 1000000000;
 		int64		now = pb_now_ns();
+
+		/* after a warm-up, as soon as the measurement starts */
+		if (!recorder_figures_begun && run->start_ns > 0)
+		{
+			if (now >= run->measure_ns)
+			{
+				pb_recorder_figures_begin(config);
+				continue;
+			}
+			timeout = Min(timeout, (run->measure_ns - now) / 1000000 + 1);
+		}
 
 		/* the clients' wait events every few ms, once the warm-up is over */
 		if (now >= next_sample)

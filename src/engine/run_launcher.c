@@ -414,6 +414,7 @@ pb_init_slots(PbRunShared *run, char *slots, int ncommands)
 			pg_atomic_init_u64(&stats[c].min_ns, PG_UINT64_MAX);
 			pg_atomic_init_u64(&stats[c].max_ns, 0);
 			pg_atomic_init_u64(&stats[c].retries, 0);
+			pg_atomic_init_u64(&stats[c].rollbacks, 0);
 		}
 	}
 }

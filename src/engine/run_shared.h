@@ -131,6 +131,7 @@ typedef struct PbCommandStats
 	pg_atomic_uint64 min_ns;	/* PG_UINT64_MAX before the first */
 	pg_atomic_uint64 max_ns;
 	pg_atomic_uint64 retries;	/* tries started again after its error */
+	pg_atomic_uint64 rollbacks; /* ended by the workload's own rollback */
 } PbCommandStats;
 
 /*

@@ -34,7 +34,8 @@ PG_FUNCTION_INFO_V1(polarbench_report);
 /*
  * pb_report_json_text
  *		Every figure of a stored run: its row, and those of its statements,
- *		operations, clients, progress, histogram and wait events, pretty:
+ *		operations, clients, progress, histogram and wait events, and at the
+ *		top the workload's own figures (as "tpcc": {...}), pretty:
  *		the document polarbench_run_document() returns, and that
  *		polarbench_record() stores.  Under the pinned search_path.
  */
@@ -58,7 +59,8 @@ pb_report_json_text(int64 run_id)
 						"  'histogram', (SELECT coalesce(jsonb_agg(to_jsonb(h) - 'run_id' ORDER BY latency_from), '[]')"
 						"                  FROM @extschema@.polarbench_histograms h WHERE run_id = $1),"
 						"  'wait_events', (SELECT coalesce(jsonb_agg(to_jsonb(w) - 'run_id' - 'share' ORDER BY wait_event_type, wait_event), '[]')"
-						"                    FROM @extschema@.polarbench_wait_events w WHERE run_id = $1))) AS report",
+						"                    FROM @extschema@.polarbench_wait_events w WHERE run_id = $1))"
+						"  || coalesce((SELECT figures FROM @extschema@.polarbench_runs WHERE run_id = $1), '{}')) AS report",
 						run_id, &n);
 	row.tuptable = t;
 	row.row = 0;

@@ -154,6 +154,20 @@ typedef struct PbTpccDeck
 	int			next;
 } PbTpccDeck;
 
+/*
+ * A terminal (4.2.2): its home warehouse, its district for Stock-Level, its
+ * deck, the card it drew for its next transaction, and with keying and
+ * think times when it submits that one
+ */
+typedef struct PbTpccTerminal
+{
+	int			w_id;
+	int			d_id;
+	PbTpccDeck	deck;
+	int			next_type;
+	int64_t		due_ns;
+} PbTpccTerminal;
+
 /* What pb_tpcc_seed() seeds a generator for (the loader's rows) */
 typedef enum PbTpccSeedFor
 {
@@ -187,6 +201,11 @@ extern int	pb_tpcc_order_lines(uint64_t load_seed, int w, int d, int o_id);
 extern void pb_tpcc_deck_init(PbTpccDeck *deck, const int *pct);
 extern int	pb_tpcc_deck_draw(PbTpccDeck *deck, PbPrng *prng);
 extern double pb_tpcc_think_time(PbPrng *prng, double mean);
+extern void pb_tpcc_terminal_init(PbTpccTerminal *t, int w_id, int d_id,
+								  const int *pct, PbPrng *prng, bool keying_think,
+								  int64_t now_ns);
+extern void pb_tpcc_terminal_advance(PbTpccTerminal *t, PbPrng *prng,
+									 bool keying_think, int64_t now_ns);
 extern double pb_tpcc_keying_time(int type);
 extern double pb_tpcc_think_mean(int type);
 extern const char *pb_tpcc_type_name(int type);
@@ -304,9 +323,13 @@ typedef struct PbTpccOptions
 	int			stock_level;
 	bool		keying_think;	/* keying and think times (5.2.5) */
 	int			terminals;		/* per warehouse, with keying_think */
-	/* found in the tables by the caller: the load's C for C_LAST */
-	int			c_load;
 	bool		warehouses_given;
+	/* found by the caller: the load's C for C_LAST (-1: not recorded) */
+	int			c_load;
+	/* drawn by the caller for the whole run, by the rule of 2.1.6.1 */
+	PbTpccConstants c;
+	/* the district table, for the New-Orders committed (NOPM) */
+	uint32_t	district_relid;
 } PbTpccOptions;
 
 /* A workload polarbench runs natively, by name */

@@ -70,15 +70,16 @@ pb_tpcc_c_delta_ok(int c_load, int c_run)
 /*
  * pb_tpcc_constants
  *		The run's constants C of NURand: C_LAST drawn in [0, 255] until it
- *		may go with c_load (the load's, which a run reads with the data),
- *		C_ID in [0, 1023] and OL_I_ID in [0, 8191], which have no rule.
+ *		may go with c_load (the load's, which a run reads with the data; -1
+ *		when the data does not say, and any C_LAST goes), C_ID in [0, 1023]
+ *		and OL_I_ID in [0, 8191], which have no rule.
  */
 void
 pb_tpcc_constants(PbPrng *prng, int c_load, PbTpccConstants *c)
 {
 	do
 		c->c_last = (int) pb_rand_uniform(prng, 0, PB_TPCC_A_LAST);
-	while (!pb_tpcc_c_delta_ok(c_load, c->c_last));
+	while (c_load >= 0 && !pb_tpcc_c_delta_ok(c_load, c->c_last));
 	c->c_id = (int) pb_rand_uniform(prng, 0, PB_TPCC_A_C_ID);
 	c->ol_i_id = (int) pb_rand_uniform(prng, 0, PB_TPCC_A_ITEM);
 }
@@ -312,6 +313,44 @@ double
 pb_tpcc_think_mean(int type)
 {
 	return tpcc_think[type];
+}
+
+/*
+ * pb_tpcc_terminal_init
+ *		A terminal at home in w_id, with d_id for Stock-Level, a deck of
+ *		the mix pct and its first card; with keying_think due once it has
+ *		keyed that card's input (5.2.5.2), from now_ns.
+ */
+void
+pb_tpcc_terminal_init(PbTpccTerminal *t, int w_id, int d_id, const int *pct,
+					  PbPrng *prng, bool keying_think, int64_t now_ns)
+{
+	t->w_id = w_id;
+	t->d_id = d_id;
+	pb_tpcc_deck_init(&t->deck, pct);
+	t->next_type = pb_tpcc_deck_draw(&t->deck, prng);
+	t->due_ns = keying_think ?
+		now_ns + (int64_t) (pb_tpcc_keying_time(t->next_type) * 1e9) : now_ns;
+}
+
+/*
+ * pb_tpcc_terminal_advance
+ *		A terminal's transaction ended at now_ns: draw its next card, and
+ *		with keying_think make it due after the think time of the one that
+ *		ended and the keying time of the next (5.2.5: the menu's and the
+ *		output screen's time is not modelled, as no kit does).
+ */
+void
+pb_tpcc_terminal_advance(PbTpccTerminal *t, PbPrng *prng, bool keying_think,
+						 int64_t now_ns)
+{
+	int			ended = t->next_type;
+
+	t->next_type = pb_tpcc_deck_draw(&t->deck, prng);
+	t->due_ns = now_ns;
+	if (keying_think)
+		t->due_ns += (int64_t) ((pb_tpcc_think_time(prng, pb_tpcc_think_mean(ended)) +
+								 pb_tpcc_keying_time(t->next_type)) * 1e9);
 }
 
 static const char *const tpcc_type_names[PB_TPCC_NTYPES] = {

@@ -380,8 +380,10 @@ command_fails_like([ $bin, '-S', '-R', '0' ], qr/invalid value "0" for option -R
 	'a bad rate');
 command_fails_like([ $bin, '-S', '--max-tries=-1' ], qr/--max-tries must be in range/,
 	'a bad --max-tries');
-command_fails_like([ $bin, '-S', '--report', 'xml' ], qr/invalid report style "xml"/,
-	'a bad report style');
+command_fails_like([ $bin, '-S', '--report', 'xml' ],
+	qr/invalid report style "xml"\n.*hint: The styles are pgbench, sysbench, tpcc, ycsb, json and csv\./,
+	'a bad report style: the styles are the server\'s workloads\'');
+is(run_count(), $before, 'a bad report style is refused before the run');
 command_fails_like([ $bin, '-S', '--settings', 'no_such_setting=1', '-t', '1' ],
 	qr/unrecognized configuration parameter "no_such_setting"/, 'an unknown setting');
 is(run_count(), $before, 'no run for bad settings');

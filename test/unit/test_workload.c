@@ -636,6 +636,46 @@ test_tpcc_deck(void)
 	check(strcmp(pb_tpcc_type_name(PB_TPCC_DELIVERY), "DELIVERY") == 0, "type names");
 }
 
+/*
+ * Terminals with keying and think times, served by a client that takes no
+ * time: each terminal's New-Orders per minute come out at 1.286, the
+ * 12.86 tpmC of a warehouse's ten (clause 4.2 and 5.2.5), over a day of
+ * simulated time; without them a terminal is due at once.
+ */
+static void
+test_tpcc_terminals(void)
+{
+	PbTpccTerminal terminals[10];
+	PbPrng		prng;
+	int			pct[PB_TPCC_NTYPES] = {45, 43, 4, 4, 4};
+	const int64_t day = INT64_C(86400) * 1000000000;
+	int64_t		new_orders = 0;
+	int64_t		now = 0;
+	PbTpccTerminal t;
+
+	pb_prng_seed(&prng, 13);
+	for (int i = 0; i < 10; i++)
+		pb_tpcc_terminal_init(&terminals[i], 1, i + 1, pct, &prng, true, 0);
+	check(terminals[0].due_ns == (int64_t) (pb_tpcc_keying_time(terminals[0].next_type) * 1e9),
+		  "a terminal is first due after its keying time");
+	while (now < day)
+	{
+		int			first = 0;
+
+		for (int i = 1; i < 10; i++)
+			if (terminals[i].due_ns < terminals[first].due_ns)
+				first = i;
+		now = terminals[first].due_ns;
+		new_orders += terminals[first].next_type == PB_TPCC_NEW_ORDER;
+		pb_tpcc_terminal_advance(&terminals[first], &prng, true, now);
+	}
+	check_between(new_orders / 1440.0, 12.86 * 0.97, 12.86 * 1.03,
+				  "tpmC of a warehouse's ten terminals");
+	pb_tpcc_terminal_init(&t, 2, 3, pct, &prng, false, 500);
+	pb_tpcc_terminal_advance(&t, &prng, false, 700);
+	check(t.due_ns == 700 && t.w_id == 2 && t.d_id == 3, "without keying, due at once");
+}
+
 /* TPC-C's options: the defaults, the minimums of the mix, and its sum */
 static void
 test_tpcc_options(void)
@@ -719,6 +759,7 @@ main(void)
 	test_tpcc_permutation();
 	test_tpcc_order_lines();
 	test_tpcc_deck();
+	test_tpcc_terminals();
 	test_tpcc_options();
 	test_options();
 	test_every_option();
