@@ -1,5 +1,6 @@
 -- Sweeps: every combination, in the stated order, recorded with the
--- sweep's id; the pivot that reads like the seeds' tables; and the errors,
+-- sweep's id; the pivot that reads like the reference reports' tables; and
+-- the errors,
 -- found before the first run.
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS polarbench;

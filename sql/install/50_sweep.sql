@@ -1,5 +1,5 @@
 
-/* polarbench install script: sweeps, and the seeds' tables made of them */
+/* polarbench install script: sweeps, and the reference reports' tables made of them */
 
 /*
  * Every combination of clients, server setting sets, setting sets,
@@ -40,7 +40,7 @@ REVOKE ALL ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
 	FROM PUBLIC;
 
 /*
- * A sweep as the seeds' tables show one: a row per client count, a column
+ * A sweep as the reference reports tabulate one: a row per client count, a column
  * per setting set (with its variable and option sets, when they vary),
  * and in each cell
  * the metric (qps, tps, latency_avg, latency_p50 .. latency_p999,

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * sweep.c
- *	  Sweeps, as the seeds' tables: every client count of -c 8,16,32 with
+ *	  Sweeps, as the reference reports' tables: every client count of -c 8,16,32 with
  *	  every setting set of --set, repeat times, printed as one table (rows:
  *	  concurrency, columns: setting sets, cells: qps for sysbench's and
  *	  YCSB's workloads, tps for pgbench's scripts), or as data (--report
@@ -121,7 +121,7 @@ set_label(const ClientOptions *opts, int i)
 
 /*
  * print_table
- *		The sweep as the seeds' tables: a row per client count, a column per
+ *		The sweep as the reference reports tabulate one: a row per client count, a column per
  *		setting set, in each cell the median of the repetitions and, with
  *		several, their spread (half the range, as a share of the median).
  */
@@ -299,7 +299,8 @@ print_data(PGconn *conn, const ClientOptions *opts, const SweepRun *runs,
 /*
  * chart_sweep
  *		--svg for a sweep: the metric against concurrency, a line per
- *		setting set, as seed 001's figure.
+ *		setting set, as Tencent Cloud's sysbench report draws QPS by
+ *		concurrency.
  */
 static bool
 chart_sweep(const ClientOptions *opts, const SweepRun *runs, int nruns,

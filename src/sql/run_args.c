@@ -365,6 +365,29 @@ pb_check_limits(FunctionCallInfo fcinfo, const PbDriver *driver, PbRunParams *pa
 }
 
 /*
+ * pb_read_only_workloads
+ *		The workloads that only read with their default options, as
+ *		polarbench_workloads lists them, comma separated.
+ */
+static char *
+pb_read_only_workloads(void)
+{
+	StringInfoData names;
+
+	initStringInfo(&names);
+	for (int k = 0; k < pb_driver_count(); k++)
+	{
+		const PbDriver *driver = pb_driver_at(k);
+		PbWorkloadEntry entry;
+
+		for (int i = 0; driver->workload_at(i, &entry); i++)
+			if (!entry.writes)
+				appendStringInfo(&names, "%s%s", names.len > 0 ? ", " : "", entry.name);
+	}
+	return names.data;
+}
+
+/*
  * pb_run_from_args
  *		Check polarbench_run()'s arguments in fcinfo, resolve them into a
  *		configuration (*config) and parameters (*params, whose on_started
@@ -385,6 +408,21 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 	bool		limited;
 
 	pb_check_caller("polarbench_run", background);
+
+	/*
+	 * With server settings, the whole run is checked first, as a sweep
+	 * checks its runs: a mistake in the workload is found before the
+	 * server's configuration is touched.
+	 */
+	if (PB_ARG_GIVEN(ARG_SERVER_SETTINGS) && !params.check_only)
+	{
+		PbRunParams check = *params_out;
+		PbRunConfig *check_config;
+
+		check.check_only = true;
+		pb_run_from_args(fcinfo, background, &check, &check_config, result_out);
+	}
+
 	driver = pb_driver_for_workload(PG_ARGISNULL(ARG_WORKLOAD) ? NULL :
 									text_to_cstring(PG_GETARG_TEXT_PP(ARG_WORKLOAD)),
 									&def);
@@ -474,7 +512,8 @@ pb_run_configure_and_launch(FunctionCallInfo fcinfo, bool background,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
 				 errmsg("workload \"%s\" writes, and a hot standby runs only read-only workloads",
 						config->workload),
-				 errhint("Run it on the primary; on a standby, run oltp_read_only, oltp_point_select, or a YCSB workload that only reads and scans.")));
+				 errhint("Run it on the primary; on a standby, run a workload that only reads: %s.",
+						 pb_read_only_workloads())));
 	pb_settings_pop(nest);
 
 	/* a run to come: it would fit what the limits leave now */

@@ -5,7 +5,8 @@
  *	  sets, variable sets and option sets, each run as polarbench_run()
  *	  would run it, repeated, in a stated order, with one row per run.
  *	  The runs are recorded with the sweep's id (the first run's), so that
- *	  polarbench_sweep_table() can show them as the seeds' tables.
+ *	  polarbench_sweep_table() can show them as the reference reports'
+ *	  tables.
  *
  * The order: for each repetition, for each server setting set, for each
  * setting set, for each variable set, for each option set, every client

@@ -23,7 +23,7 @@ pb_install_packages
 cd "$repo"
 pb_build_install
 
-dir=$(mktemp -d /tmp/polarbench-seeds.XXXXXX)
+dir=$(mktemp -d /tmp/polarbench-reference.XXXXXX)
 trap 'pb_stop_server "$dir"; pb_as_root rm -rf "$dir"' EXIT
 pb_start_server "$dir" "$port" "shared_buffers = 1GB" "max_worker_processes = 80" \
 	"shared_preload_libraries = 'pgaudit'" "max_wal_size = 8GB" "checkpoint_timeout = 30min" \

@@ -69,7 +69,8 @@ SELECT run_id, workload, clients, status, round(seconds::numeric, 1) AS seconds,
 SQL
 
 # the command-line client, from the PATH as pgbench is: a sweep of the
-# select-only workload over client counts, printed as the seeds' tables
+# select-only workload over client counts, printed as the reference
+# reports tabulate it
 counts="1,$clients"
 [ "$clients" -gt 1 ] || counts="1,2"
 echo "== polarbench -S -T $seconds -c $counts (the command-line client, a sweep)"

@@ -50,6 +50,21 @@ like($err, qr/division by zero/, 'a run with server settings fails');
 $node->poll_query_until('postgres', "SELECT ($state) = '$before'") or die 'not put back';
 ok(1, 'and they are put back after it');
 
+# 2b. a mistake in the workload is found before the server is touched:
+# no ALTER SYSTEM, no reload
+my $loaded = $node->safe_psql('postgres', 'SELECT pg_conf_load_time()');
+my $auto_conf = q{SELECT string_agg(name || '=' || setting, ',' ORDER BY seqno)
+	FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf'};
+my $auto_before = $node->safe_psql('postgres', $auto_conf);
+($ret, $out, $err) = $node->psql('postgres', qq{
+	SELECT * FROM polarbench_run(script => 'SELEC 1;', transactions => 1,
+		server_settings => $server)});
+like($err, qr/syntax error at or near "SELEC"/, 'a run whose script is wrong');
+is($node->safe_psql('postgres', 'SELECT pg_conf_load_time()'), $loaded,
+	'is refused before the server\'s settings change: no reload');
+is($node->safe_psql('postgres', $auto_conf), $auto_before,
+	'and postgresql.auto.conf as it was');
+
 # 3. a run canceled by its caller
 my $bg = $node->background_psql('postgres', on_error_stop => 0);
 $bg->query_until(qr/started/, qq{\\echo started

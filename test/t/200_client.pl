@@ -461,7 +461,7 @@ command_checks_all(
 	0,
 	[ qr/^tps by clients \(rows\) and setting set \(columns\): <builtin: select only>, 5 transactions per client, median of 2 and spread\nclients \| work_mem=4MB +\| work_mem=8MB,enable_seqscan=off *\n-{8}\+-+\+-+\n +1 \| +\d+\.\d ±\d+\.\d% \| +\d+\.\d ±\d+\.\d%\n +2 \| +\d+\.\d ±\d+\.\d% \| +\d+\.\d ±\d+\.\d%\n\z/ ],
 	[ qr/setting set 1: work_mem=4MB\n.*setting set 2: work_mem=8MB,enable_seqscan=off/s ],
-	'a sweep prints the seeds\' table');
+	'a sweep prints the reference reports\' table');
 is($node->safe_psql('postgres', qq{
 	SELECT string_agg(clients || ':' || settings::text, ' ' ORDER BY run_id), count(DISTINCT sweep_id)
 	  FROM polarbench_runs WHERE run_id > (SELECT max(run_id) FROM polarbench_runs) - 8}),
