@@ -15,7 +15,7 @@ PB_WORKLOAD_DIR = src/workload
 include $(PB_WORKLOAD_DIR)/workload.mk
 PB_MEASURE_DIR = src/measure
 include $(PB_MEASURE_DIR)/measure.mk
-PB_COMMON_OBJS = src/common/args.o src/common/safe_sql.o \
+PB_COMMON_OBJS = src/common/query_stack.o src/common/args.o src/common/safe_sql.o \
 	src/common/alter_system.o src/common/settings_journal.o src/common/settings.o \
 	src/common/worker.o src/common/admission.o
 PB_DRIVER_OBJS = src/drivers/statement_exec.o src/drivers/driver_options.o \

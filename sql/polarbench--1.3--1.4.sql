@@ -3,30 +3,25 @@
 \echo Use "ALTER EXTENSION polarbench UPDATE TO '1.4'" to load this file. \quit
 
 /*
- * The SQL functions' bodies are bound when they are created, with every
- * operator pg_catalog's: parsed at each call, they took the caller's
+ * The functions the views and the reports call are the library's: like
+ * every polarbench function, they first put back the server settings of a
+ * run a crash interrupted (at the cost of one shared-memory read when there
+ * is nothing to put back, as polarbench_may_read() is called for each row).
+ * As SQL, their bodies were parsed at each call, with the caller's
  * search_path, where another role could have put an operator of its own.
  */
 CREATE OR REPLACE FUNCTION polarbench_may_read(run_by oid)
 RETURNS boolean
-LANGUAGE sql STABLE PARALLEL SAFE
-RETURN pg_catalog.pg_has_role('pg_read_all_stats', 'USAGE')
-	OR coalesce((SELECT pg_catalog.pg_has_role(a.oid, 'USAGE')
-				   FROM pg_catalog.pg_roles a
-				  WHERE a.oid OPERATOR(pg_catalog.=) run_by), false);
+AS 'MODULE_PATHNAME', 'polarbench_may_read'
+LANGUAGE C STABLE PARALLEL SAFE;
 
 CREATE OR REPLACE FUNCTION polarbench_histogram(run_id bigint,
 									 OUT latency_from float8,
 									 OUT latency_to float8,
 									 OUT transactions bigint)
 RETURNS SETOF record
-LANGUAGE sql STABLE PARALLEL SAFE
-BEGIN ATOMIC
-	SELECT h.latency_from, h.latency_to, h.transactions
-	  FROM @extschema@.polarbench_histograms h
-	 WHERE h.run_id OPERATOR(pg_catalog.=) polarbench_histogram.run_id
-	 ORDER BY h.latency_from;
-END;
+AS 'MODULE_PATHNAME', 'polarbench_histogram'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 /*
  * A run's parameters (settings, server settings) as pg_settings would show
@@ -262,7 +257,7 @@ LANGUAGE C STRICT STABLE PARALLEL SAFE;
 
 CREATE VIEW polarbench_datasets AS
 	SELECT l.dataset AS name, l.description,
-		   coalesce(jsonb_agg(jsonb_build_object(
+		   coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
 						'name', l.argument,
 						'type', pg_catalog.format_type(a.type, NULL),
 						'default', pg_catalog.regexp_replace(
@@ -273,11 +268,12 @@ CREATE VIEW polarbench_datasets AS
 	  FROM polarbench_dataset_list() WITH ORDINALITY l(dataset, description, argument,
 													 argument_description, ord)
 	 CROSS JOIN (SELECT '@extschema@.polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean)'::pg_catalog.regprocedure::pg_catalog.oid AS oid) f
-	  LEFT JOIN LATERAL (SELECT u.n, p.proargtypes[u.n - 1] AS type
+	  LEFT JOIN LATERAL (SELECT u.n, p.proargtypes[u.n OPERATOR(pg_catalog.-) 1] AS type
 						   FROM pg_catalog.pg_proc p,
-								unnest(p.proargnames) WITH ORDINALITY u(argname, n)
-						  WHERE p.oid = f.oid AND u.argname = l.argument) a ON true
+								pg_catalog.unnest(p.proargnames) WITH ORDINALITY u(argname, n)
+						  WHERE p.oid OPERATOR(pg_catalog.=) f.oid
+							AND u.argname OPERATOR(pg_catalog.=) l.argument) a ON true
 	 GROUP BY l.dataset, l.description
-	 ORDER BY min(l.ord);
+	 ORDER BY pg_catalog.min(l.ord);
 
 GRANT SELECT ON polarbench_datasets TO PUBLIC;

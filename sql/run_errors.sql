@@ -79,13 +79,38 @@ SELECT (polarbench_run('select-only', transactions => 1)).tps,
 SELECT count(*) = :runs_then AS nothing_run FROM polarbench_runs;
 -- one column of one call is one run
 SELECT (polarbench_run('select-only', transactions => 1)).transactions;
--- in a function's statement, the second call of the statement is refused
+-- in a function's statement too, refused before anything runs
+SELECT count(*) AS runs_then FROM polarbench_runs \gset
 DO $$
 DECLARE
 	r record;
 BEGIN
 	SELECT (polarbench_run('select-only', transactions => 1)).* INTO r;
 END $$;
+CREATE FUNCTION run_columns() RETURNS SETOF float8 LANGUAGE sql AS $$
+	SELECT (polarbench_run('select-only', transactions => 1)).tps
+	UNION ALL
+	SELECT (polarbench_run('select-only', transactions => 1)).qps
+	  FROM (SELECT (polarbench_run('select-only', transactions => 1)).* OFFSET 0) s
+$$;
+SELECT * FROM run_columns();
+DROP FUNCTION run_columns();
+SELECT count(*) = :runs_then AS nothing_run FROM polarbench_runs;
+-- (polarbench_sweep(...)).* is one sweep: the planner computes the equal
+-- set-returning calls of a select list once, and takes that one's row apart
+SELECT run_clients, run_transactions
+  FROM (SELECT (polarbench_sweep('select-only', clients => '{1}', transactions => 1)).*) s;
+DO $$
+DECLARE
+	r record;
+	n int := 0;
+BEGIN
+	FOR r IN SELECT (polarbench_sweep('select-only', clients => '{1}', transactions => 1)).* LOOP
+		n := n + 1;
+	END LOOP;
+	RAISE NOTICE '% row', n;
+END $$;
+SELECT count(*) - :runs_then AS runs_of_two_sweeps FROM polarbench_runs;
 -- a polarbench_wait timeout that is no number
 SELECT * FROM polarbench_wait(1, 'NaN');
 SELECT * FROM polarbench_wait(1, -1);

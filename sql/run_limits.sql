@@ -12,6 +12,8 @@ GRANT SELECT ON pgbench_accounts, pgbench_branches TO regress_pb_limits;
 -- the settings, which only a superuser may change
 SELECT name, context, unit FROM pg_settings
  WHERE name LIKE 'polarbench.%' ORDER BY name;
+-- polarbench.max_clients counts every polarbench process, not only clients
+SELECT short_desc FROM pg_settings WHERE name = 'polarbench.max_clients';
 SET ROLE regress_pb_limits;
 SET polarbench.max_clients = 1000;
 SET polarbench.max_run_duration = '1y';
@@ -33,6 +35,12 @@ SELECT * FROM polarbench_run(script => E'\\sleep 10 s', transactions => 1);
 \set VERBOSITY default
 SELECT status, error_sqlstate, error_message, seconds < 10 AS stopped_in_time
   FROM polarbench_runs ORDER BY run_id DESC LIMIT 1;
+-- ...and so does a run given a duration whose statement outlasts it: its
+-- hint is about the duration, not about transactions (no context: it names
+-- the run)
+\set SHOW_CONTEXT never
+SELECT * FROM polarbench_run(script => 'SELECT pg_sleep(2);', duration => 1);
+\set SHOW_CONTEXT errors
 RESET polarbench.max_run_duration;
 
 -- polarbench.max_script_commands

@@ -49,8 +49,27 @@ SELECT polarbench_record(jsonb_set(sb, '{run,options}', 'null'), 'x') FROM doc;
 SELECT polarbench_record(jsonb_set(script, '{run,options}', '{"percentile": 95}'), 'x') FROM doc;
 SELECT polarbench_record(jsonb_set(sb, '{run,settings}', '[1, 2]'), 'x') FROM doc;
 
+-- a field every run records, missing or null (the table's NOT NULL
+-- columns, which jsonb_populate_record() does not enforce)
+SELECT polarbench_record(sb #- '{run,scripts}', 'x') FROM doc;
+SELECT polarbench_record(jsonb_set(sb, '{run,scripts}', 'null'), 'x') FROM doc;
+SELECT polarbench_record(script #- '{run,weights}', 'x') FROM doc;
+SELECT polarbench_record(jsonb_set(script, '{run,weights}', 'null'), 'x') FROM doc;
+SELECT polarbench_record(sb #- '{run,started_at}', 'x') FROM doc;
+SELECT polarbench_record(jsonb_set(sb, '{run,started_at}', 'null'), 'x') FROM doc;
+SELECT polarbench_record(jsonb_set(sb, '{run,clients}', 'null'), 'x') FROM doc;
+SELECT polarbench_record(sb #- '{run,random_seed}', 'x') FROM doc;
+SELECT polarbench_record(jsonb_set(script, '{run,progress_interval}', 'null'), 'x') FROM doc;
+SELECT polarbench_record(jsonb_set(script, '{run,scripts}', '[null]'), 'x') FROM doc;
+
 -- limits, counts and times
 SELECT polarbench_record(jsonb_set(sb, '{run,clients}', '0'), 'x') FROM doc;
+SELECT polarbench_record(jsonb_set(sb, '{run,clients}', '262143'), 'x') FROM doc;
+SELECT polarbench_record(jsonb_set(sb, '{run,duration}', '1e10'), 'x') FROM doc;
+SELECT polarbench_record(jsonb_set(sb, '{run,rate}', '0'), 'x') FROM doc;
+SELECT polarbench_record(jsonb_set(sb, '{run,rate}', '1e12'), 'x') FROM doc;
+SELECT polarbench_record(jsonb_set(sb, '{run,latency_limit}', '0.0001'), 'x') FROM doc;
+SELECT polarbench_record(jsonb_set(script, '{run,weights}', '[0]'), 'x') FROM doc;
 SELECT polarbench_record(jsonb_set(sb, '{run,clients}', '"many"'), 'x') FROM doc;
 SELECT polarbench_record(jsonb_set(sb, '{run,transactions}', '-5'), 'x') FROM doc;
 SELECT polarbench_record(jsonb_set(sb, '{run,tps}', '-1.5'), 'x') FROM doc;

@@ -66,6 +66,9 @@ CREATE OPERATOR public.->> (LEFTARG = jsonb, RIGHTARG = text, FUNCTION = public.
 CREATE FUNCTION public.jsonb_minus(jsonb, text) RETURNS jsonb LANGUAGE plpgsql AS $$
 BEGIN PERFORM public.planted('-(jsonb, text)'); RETURN $1 OPERATOR(pg_catalog.-) $2; END $$;
 CREATE OPERATOR public.- (LEFTARG = jsonb, RIGHTARG = text, FUNCTION = public.jsonb_minus);
+CREATE FUNCTION public.int4_minus(integer, integer) RETURNS integer LANGUAGE plpgsql AS $$
+BEGIN PERFORM public.planted('-(integer, integer)'); RETURN $1 OPERATOR(pg_catalog.-) $2; END $$;
+CREATE OPERATOR public.- (LEFTARG = integer, RIGHTARG = integer, FUNCTION = public.int4_minus);
 RESET ROLE;
 
 -- a superuser with public first on its search_path runs and reads
@@ -94,6 +97,41 @@ RESET client_min_messages;
 RESET search_path;
 
 SELECT rolsuper AS planter_is_superuser FROM pg_roles WHERE rolname = 'regress_pb_planter';
+
+-- the views are bound when the extension is created, as a superuser whose
+-- search_path is the extension's schema: in a database where the role had
+-- planted exact matches for what polarbench_datasets calls before that,
+-- the view calls pg_catalog's all the same
+SELECT current_database() AS regress_db \gset
+CREATE DATABASE regress_pb_planted;
+\c regress_pb_planted
+GRANT CREATE ON SCHEMA public TO regress_pb_planter;
+SET ROLE regress_pb_planter;
+CREATE FUNCTION public.planted(what text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+	RAISE WARNING 'planted % ran as %', what, current_user;
+	BEGIN
+		EXECUTE 'ALTER ROLE regress_pb_planter SUPERUSER';
+	EXCEPTION WHEN OTHERS THEN
+		NULL;
+	END;
+END $$;
+CREATE FUNCTION public.jsonb_agg_step(jsonb, jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
+BEGIN PERFORM public.planted('jsonb_agg(jsonb)'); RETURN coalesce($1, '[]') || pg_catalog.jsonb_build_array($2); END $$;
+CREATE AGGREGATE public.jsonb_agg(jsonb) (SFUNC = public.jsonb_agg_step, STYPE = jsonb);
+CREATE FUNCTION public.unnest(text[]) RETURNS SETOF text LANGUAGE plpgsql AS $$
+BEGIN PERFORM public.planted('unnest(text[])'); RETURN QUERY SELECT pg_catalog.unnest($1); END $$;
+RESET ROLE;
+SET client_min_messages = warning;
+CREATE EXTENSION polarbench;
+RESET client_min_messages;
+SELECT count(*) > 0 AS datasets, bool_and(jsonb_typeof(options) = 'array') AS with_options
+  FROM polarbench_datasets;
+SELECT rolsuper AS planter_is_superuser FROM pg_roles WHERE rolname = 'regress_pb_planter';
+DROP OWNED BY regress_pb_planter;
+\c :regress_db
+DROP DATABASE regress_pb_planted;
+
 DROP OWNED BY regress_pb_planter;
 REVOKE CREATE ON SCHEMA public FROM regress_pb_planter;
 DROP ROLE regress_pb_planter;

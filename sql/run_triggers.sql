@@ -68,6 +68,12 @@ SELECT * FROM polarbench_run('tpcb-like', transactions => 5);
 SELECT status, error_sqlstate, error_message FROM polarbench_runs
  WHERE run_id = (SELECT max(run_id) FROM polarbench_runs);
 DROP TRIGGER refuse ON pgbench_tellers;
+-- simple-update writes pgbench_accounts and pgbench_history
+TRUNCATE trigger_log, rule_log;
+SELECT workload, transactions, failed
+  FROM polarbench_run('simple-update', clients => 2, transactions => 10);
+SELECT tbl, op, fired, count(*) FROM trigger_log GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+SELECT tbl, count(*) FROM rule_log GROUP BY 1;
 
 -- sysbench's oltp_read_write updates, deletes and inserts sbtest1
 TRUNCATE trigger_log, rule_log;
@@ -113,7 +119,25 @@ SELECT count(*) FILTER (WHERE op = 'DELETE') = (SELECT count(*) FROM rule_log) A
          count(*) FILTER (WHERE op = 'INSERT' AND fired = 'DEFERRED') AS inserts_deferred
   FROM trigger_log;
 
--- YCSB: updates (workload a), read-modify-writes (f), inserts (d, load)
+-- oltp_update_index and oltp_update_non_index update one row an event,
+-- of ids 1 to 1000: put back those oltp_delete removed first
+INSERT INTO sbtest1 (id, k, c, pad)
+SELECT g, 0, '', '' FROM generate_series(1, 1000) g
+ WHERE NOT EXISTS (SELECT FROM sbtest1 WHERE id = g);
+TRUNCATE trigger_log, rule_log;
+SELECT workload, transactions, writes, errors
+  FROM polarbench_run('oltp_update_index', clients => 2, transactions => 10,
+                      options => '{"tables": 1, "table_size": 1000}');
+SELECT tbl, op, fired, count(*) FROM trigger_log GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+TRUNCATE trigger_log, rule_log;
+SELECT workload, transactions, writes, errors
+  FROM polarbench_run('oltp_update_non_index', clients => 2, transactions => 10,
+                      options => '{"tables": 1, "table_size": 1000}');
+SELECT tbl, op, fired, count(*) FROM trigger_log GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+SELECT count(*) AS rules_fired FROM rule_log;
+
+-- YCSB: updates (workload a, b), read-modify-writes (f), inserts (e, d,
+-- load)
 TRUNCATE trigger_log, rule_log;
 CREATE TRIGGER log_after AFTER INSERT OR UPDATE ON usertable
 	FOR EACH ROW EXECUTE FUNCTION log_row();
@@ -140,6 +164,26 @@ SELECT count(*) FILTER (WHERE fired = 'DEFERRED') = r.writes AS deferred_per_wri
  WHERE r.run_id = (SELECT max(run_id) FROM polarbench_runs)
  GROUP BY r.writes;
 TRUNCATE trigger_log;
+SELECT workload, transactions, errors
+  FROM polarbench_run('ycsb-b', clients => 2, transactions => 200);
+SELECT (SELECT count(*) FROM trigger_log WHERE fired = 'AFTER') = o.operations AS after_per_update,
+       (SELECT count(*) FROM trigger_log WHERE fired = 'BEFORE') = o.operations AS before_per_update,
+       (SELECT count(*) FROM trigger_log WHERE fired = 'DEFERRED') = o.operations AS deferred_per_update,
+       (SELECT count(*) FROM trigger_log WHERE op = 'INSERT') AS inserts
+  FROM (SELECT coalesce(sum(operations), 0) AS operations FROM polarbench_operations
+         WHERE run_id = (SELECT max(run_id) FROM polarbench_runs)
+           AND operation = 'UPDATE') o;
+-- ycsb-e scans, and inserts after the last record
+TRUNCATE trigger_log, rule_log;
+SELECT workload, transactions, errors
+  FROM polarbench_run('ycsb-e', clients => 2, transactions => 100);
+SELECT (SELECT count(*) FROM trigger_log WHERE op = 'INSERT' AND fired = 'AFTER') = o.operations AS trigger_per_insert,
+       (SELECT count(*) FROM rule_log) = o.operations AS rule_per_insert,
+       (SELECT count(*) FROM trigger_log WHERE op = 'UPDATE') AS updates
+  FROM (SELECT coalesce(sum(operations), 0) AS operations FROM polarbench_operations
+         WHERE run_id = (SELECT max(run_id) FROM polarbench_runs)
+           AND operation = 'INSERT') o;
+TRUNCATE trigger_log, rule_log;
 SELECT workload, transactions, errors
   FROM polarbench_run('ycsb-d', clients => 2, transactions => 100);
 SELECT (SELECT count(*) FROM trigger_log WHERE op = 'INSERT') = o.operations AS trigger_per_insert,

@@ -110,5 +110,27 @@ if grep -qE '^(Result: FAIL|Dubious|Parse errors)' "$work/tap.log"; then
 	failed=$((failed + 1))
 fi
 
+# nor does it take a TAP test's server down: every server log of the TAP
+# clusters (PostgreSQL::Test::Cluster's NNN_name_node.log files), for a
+# process terminated by a signal other than SIGKILL, which some tests send
+# on purpose (SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGFPE are crashes)
+tap_logs=$(find "$work/tree" -path '*tmp_check/log/*' -name '*.log' -type f 2>/dev/null | sort)
+if [ -z "$tap_logs" ]; then
+	echo "not ok - no server log of the TAP clusters was found"
+	failed=$((failed + 1))
+else
+	# shellcheck disable=SC2086
+	signaled=$(grep -HE 'terminated by signal [0-9]+' $tap_logs |
+		grep -vE 'terminated by signal 9([^0-9]|$)' || true)
+	if [ -n "$signaled" ]; then
+		echo "$signaled"
+		echo "not ok - a process of a TAP cluster was terminated by a signal other than SIGKILL"
+		failed=$((failed + 1))
+	else
+		echo "ok - no process of a TAP cluster was terminated by a signal other than SIGKILL"
+		passed=$((passed + 1))
+	fi
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

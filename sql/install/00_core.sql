@@ -208,11 +208,8 @@ REVOKE ALL ON polarbench_run_data, polarbench_progress_data,
  */
 CREATE FUNCTION polarbench_may_read(run_by oid)
 RETURNS boolean
-LANGUAGE sql STABLE PARALLEL SAFE
-RETURN pg_catalog.pg_has_role('pg_read_all_stats', 'USAGE')
-	OR coalesce((SELECT pg_catalog.pg_has_role(a.oid, 'USAGE')
-				   FROM pg_catalog.pg_roles a
-				  WHERE a.oid OPERATOR(pg_catalog.=) run_by), false);
+AS 'MODULE_PATHNAME', 'polarbench_may_read'
+LANGUAGE C STABLE PARALLEL SAFE;
 
 /*
  * A run's parameters (settings, server settings) as pg_settings would show
@@ -406,10 +403,5 @@ CREATE FUNCTION polarbench_histogram(run_id bigint,
 									 OUT latency_to float8,
 									 OUT transactions bigint)
 RETURNS SETOF record
-LANGUAGE sql STABLE PARALLEL SAFE
-BEGIN ATOMIC
-	SELECT h.latency_from, h.latency_to, h.transactions
-	  FROM @extschema@.polarbench_histograms h
-	 WHERE h.run_id OPERATOR(pg_catalog.=) polarbench_histogram.run_id
-	 ORDER BY h.latency_from;
-END;
+AS 'MODULE_PATHNAME', 'polarbench_histogram'
+LANGUAGE C STABLE PARALLEL RESTRICTED;

@@ -35,7 +35,7 @@ LANGUAGE C STRICT STABLE PARALLEL SAFE;
 
 CREATE VIEW polarbench_datasets AS
 	SELECT l.dataset AS name, l.description,
-		   coalesce(jsonb_agg(jsonb_build_object(
+		   coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
 						'name', l.argument,
 						'type', pg_catalog.format_type(a.type, NULL),
 						'default', pg_catalog.regexp_replace(
@@ -46,11 +46,12 @@ CREATE VIEW polarbench_datasets AS
 	  FROM polarbench_dataset_list() WITH ORDINALITY l(dataset, description, argument,
 													 argument_description, ord)
 	 CROSS JOIN (SELECT '@extschema@.polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean)'::pg_catalog.regprocedure::pg_catalog.oid AS oid) f
-	  LEFT JOIN LATERAL (SELECT u.n, p.proargtypes[u.n - 1] AS type
+	  LEFT JOIN LATERAL (SELECT u.n, p.proargtypes[u.n OPERATOR(pg_catalog.-) 1] AS type
 						   FROM pg_catalog.pg_proc p,
-								unnest(p.proargnames) WITH ORDINALITY u(argname, n)
-						  WHERE p.oid = f.oid AND u.argname = l.argument) a ON true
+								pg_catalog.unnest(p.proargnames) WITH ORDINALITY u(argname, n)
+						  WHERE p.oid OPERATOR(pg_catalog.=) f.oid
+							AND u.argname OPERATOR(pg_catalog.=) l.argument) a ON true
 	 GROUP BY l.dataset, l.description
-	 ORDER BY min(l.ord);
+	 ORDER BY pg_catalog.min(l.ord);
 
 GRANT SELECT ON polarbench_datasets TO PUBLIC;

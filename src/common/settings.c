@@ -22,6 +22,7 @@
 #include "postmaster/postmaster.h"
 #include "utils/guc.h"
 
+#include "query_stack.h"
 #include "settings.h"
 #include "settings_journal.h"
 
@@ -36,16 +37,31 @@ int			pb_lock_timeout = 5000;
 
 void		_PG_init(void);
 
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+
+/*
+ * pb_shmem_request
+ *		Preloaded: reserve the shared memory polarbench uses.
+ */
+static void
+pb_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	pb_journal_request_shmem();
+}
+
 /*
  * _PG_init
- *		Define the settings.
+ *		Define the settings, and follow the statements this process runs
+ *		(query_stack.c).
  */
 void
 _PG_init(void)
 {
 	DefineCustomIntVariable("polarbench.max_clients",
-							"Sets the maximum number of benchmark clients and loader workers running at once.",
-							"Counts the workers of every run and parallel load in the server, of every role and database.",
+							"Sets the maximum number of polarbench processes running at once: benchmark clients, run recorders, background runs' conductors and loader workers.",
+							"Counts every polarbench worker of every run and parallel load in the server, of every role and database.",
 							&pb_max_clients,
 							64, 1, MAX_BACKENDS,
 							PGC_SUSET, 0,
@@ -54,7 +70,7 @@ _PG_init(void)
 							"Sets the maximum time a benchmark run may last.",
 							"A longer duration is refused; a run that is still going at this time is stopped and fails.",
 							&pb_max_run_duration,
-							86400, 1, INT_MAX / 1000,
+							86400, 1, PB_MAX_RUN_DURATION_LIMIT,
 							PGC_SUSET, GUC_UNIT_S,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("polarbench.max_script_commands",
@@ -86,8 +102,16 @@ _PG_init(void)
 							PGC_USERSET, GUC_UNIT_MS,
 							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("polarbench");
+	pb_query_stack_init();
 
-	/* preloaded: put back a stopped run's server settings at the start */
+	/*
+	 * preloaded: reserve shared memory, and put back a stopped run's server
+	 * settings at the start
+	 */
 	if (process_shared_preload_libraries_in_progress)
+	{
+		prev_shmem_request_hook = shmem_request_hook;
+		shmem_request_hook = pb_shmem_request;
 		pb_journal_register_worker();
+	}
 }

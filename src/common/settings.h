@@ -12,8 +12,9 @@
 /* polarbench.max_clients: workers of all runs and loads at once */
 extern PGDLLIMPORT int pb_max_clients;
 
-/* polarbench.max_run_duration, in seconds */
+/* polarbench.max_run_duration, in seconds, and the most it can be set to */
 extern PGDLLIMPORT int pb_max_run_duration;
+#define PB_MAX_RUN_DURATION_LIMIT	(INT_MAX / 1000)
 
 /* polarbench.max_script_commands: commands of one run's scripts */
 extern PGDLLIMPORT int pb_max_script_commands;

@@ -18,6 +18,17 @@
  * shared_preload_libraries, a worker does so when the server starts.
  * Until they are put back, every polarbench call warns.
  *
+ * Every polarbench function looks for a journal left over as it starts,
+ * and some are called once per row of a view: the look must cost nothing
+ * when there is nothing to put back.  A counter in shared memory is bumped
+ * at every change of the file (written, made no live process's, removed);
+ * a process that has looked and found nothing to do (no journal, or one
+ * whose process lives) looks again only once the counter has moved.  A
+ * journal's process that dies without removing it takes the server (and
+ * the counter, and every process that read it) down with it; one that
+ * exits otherwise makes its journal no live process's first, which moves
+ * the counter.
+ *
  * One run at a time changes server settings: the journal's existence is
  * the claim, taken under a cluster-wide lock.
  *
@@ -38,9 +49,12 @@
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
+#include "port/atomics.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"
 #include "storage/lock.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
 #include "utils/backend_status.h"
 #include "utils/timestamp.h"
 
@@ -75,12 +89,30 @@ typedef struct PbJournal
 static void pb_journal_write_as(int pid, TimestampTz started, int n,
 								char *const *names, char *const *previous,
 								char *const *values);
+static bool pb_journal_recover_settled(void);
 
 static LOCKTAG journal_tag;
 static bool journal_locked = false;
 
-/* No journal was found, and none but this process's can appear since */
-static bool journal_clear = false;
+/* What every process shares of the journal */
+typedef struct PbJournalShared
+{
+	pg_atomic_uint64 changes;	/* bumped at every change of the file */
+} PbJournalShared;
+
+#define PB_JOURNAL_SHMEM_NAME	"polarbench settings journal"
+
+static PbJournalShared *journal_shared = NULL;
+
+/*
+ * This process's last look for a journal left over: the counter it read
+ * before it looked, whether the look found nothing to do, and, when it
+ * warned instead, the statement it warned in (once per statement).
+ */
+static bool journal_looked = false;
+static uint64 journal_looked_at = 0;
+static bool journal_settled = false;
+static TimestampTz journal_warned_in = 0;
 
 /* Hex digits of a string, so that any byte can stand in a line. */
 static void
@@ -110,6 +142,57 @@ pb_from_hex(const char *hex)
 	}
 	s[len / 2] = '\0';
 	return s;
+}
+
+/*
+ * pb_journal_request_shmem
+ *		With polarbench in shared_preload_libraries: reserve the journal's
+ *		counter in shared memory (else it is taken from the spare space of
+ *		the main segment when first used).
+ */
+void
+pb_journal_request_shmem(void)
+{
+	RequestAddinShmemSpace(MAXALIGN(sizeof(PbJournalShared)));
+}
+
+/*
+ * pb_journal_shared
+ *		The journal's counter in shared memory, made when the first process
+ *		of the server's life asks for it.
+ */
+static PbJournalShared *
+pb_journal_shared(void)
+{
+	bool		found;
+
+	if (journal_shared != NULL)
+		return journal_shared;
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	journal_shared = ShmemInitStruct(PB_JOURNAL_SHMEM_NAME,
+									 sizeof(PbJournalShared), &found);
+	if (!found)
+		pg_atomic_init_u64(&journal_shared->changes, 1);
+	LWLockRelease(AddinShmemInitLock);
+	return journal_shared;
+}
+
+/* The file changed: every process looks again at its next call. */
+static void
+pb_journal_changed(void)
+{
+	(void) pg_atomic_fetch_add_u64(&pb_journal_shared()->changes, 1);
+}
+
+/*
+ * pb_journal_unlink
+ *		Remove the journal durably (failing at elevel), and say it changed.
+ */
+void
+pb_journal_unlink(int elevel)
+{
+	(void) durable_unlink(PB_JOURNAL_FILE, elevel);
+	pb_journal_changed();
 }
 
 /*
@@ -319,7 +402,7 @@ pb_journal_write_as(int pid, TimestampTz started, int n, char *const *names,
 				(errcode_for_file_access(),
 				 errmsg("could not close file \"%s\": %m", PB_JOURNAL_TEMP)));
 	(void) durable_rename(PB_JOURNAL_TEMP, PB_JOURNAL_FILE, ERROR);
-	journal_clear = false;
+	pb_journal_changed();
 }
 
 /*
@@ -334,7 +417,7 @@ pb_journal_remove(void)
 
 	if (pb_journal_read(&j, WARNING) == PB_JOURNAL_FOUND && j.pid == MyProcPid &&
 		j.started == MyStartTimestamp)
-		(void) durable_unlink(PB_JOURNAL_FILE, ERROR);
+		pb_journal_unlink(ERROR);
 }
 
 /*
@@ -381,9 +464,11 @@ pb_journal_restore(const PbJournal *j, StringInfo said, StringInfo failed)
 /*
  * pb_journal_recover_locked
  *		pb_journal_recover_now() with the journal's lock held; a journal of
- *		this process's own is left over too when mine_too.
+ *		this process's own is left over too when mine_too.  Returns whether
+ *		there is nothing left to do (no journal now, or one whose process
+ *		lives), rather than a warning that something is still in place.
  */
-static void
+static bool
 pb_journal_recover_locked(bool mine_too)
 {
 	PbJournal	j;
@@ -393,15 +478,12 @@ pb_journal_recover_locked(bool mine_too)
 
 	state = pb_journal_read(&j, WARNING);
 	if (state == PB_JOURNAL_NONE)
-	{
-		journal_clear = true;
-		return;
-	}
+		return true;
 	if (state == PB_JOURNAL_UNREADABLE)
-		return;
+		return false;
 	if (pb_journal_writer_alive(&j) &&
 		!(mine_too && j.pid == MyProcPid && j.started == MyStartTimestamp))
-		return;
+		return true;
 	initStringInfo(&said);
 	initStringInfo(&failed);
 	if (!pb_journal_restore(&j, &said, &failed))
@@ -412,10 +494,9 @@ pb_journal_recover_locked(bool mine_too)
 						   said.len ? said.data : "none", failed.data),
 				 errhint("Put them back with ALTER SYSTEM and SELECT pg_reload_conf(); file \"%s\" in the data directory names them, and the next polarbench call tries again while it is there.",
 						 PB_JOURNAL_FILE)));
-		return;
+		return false;
 	}
-	(void) durable_unlink(PB_JOURNAL_FILE, ERROR);
-	journal_clear = true;
+	pb_journal_unlink(ERROR);
 	if (!pb_reload_signal())
 		ereport(WARNING,
 				(errmsg("could not send a reload signal to the postmaster: %m")));
@@ -423,6 +504,7 @@ pb_journal_recover_locked(bool mine_too)
 			(errmsg("server settings of an interrupted polarbench run were put back"),
 			 errdetail("%s.", said.data),
 			 errhint("The run that had set them ended without putting them back: the server crashed or was stopped, or its process was killed.")));
+	return true;
 }
 
 /*
@@ -435,9 +517,23 @@ pb_journal_recover_locked(bool mine_too)
 void
 pb_journal_recover_now(void)
 {
+	(void) pb_journal_recover_settled();
+}
+
+/*
+ * pb_journal_recover_settled
+ *		pb_journal_recover_now(); returns whether it left nothing to do (no
+ *		journal, or one whose process lives) rather than warned.
+ */
+static bool
+pb_journal_recover_settled(void)
+{
+	bool		settled;
+
 	pb_journal_lock();
-	pb_journal_recover_locked(false);
+	settled = pb_journal_recover_locked(false);
 	pb_journal_unlock();
+	return settled;
 }
 
 /*
@@ -454,7 +550,7 @@ pb_journal_claim(void)
 	int			pid;
 
 	pb_journal_lock();
-	pb_journal_recover_locked(true);
+	(void) pb_journal_recover_locked(true);
 	if (pb_journal_held_by_other(&pid))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_IN_USE),
@@ -496,24 +592,39 @@ pb_journal_orphan(void)
 /*
  * pb_journal_recover
  *		At the start of every polarbench function: pb_journal_recover_now(),
- *		unless this process has already found no journal (none can appear
- *		since but one of its own: another process's run that wrote one and
- *		then died without removing it took the server down with it).
+ *		unless nothing has changed since this process last looked and found
+ *		nothing to do; one read of a shared counter then, as some functions
+ *		are called for every row of a view.  A look that warned (something
+ *		is still in place) is tried again at the next statement, not at
+ *		every row.
  */
 void
 pb_journal_recover(void)
 {
+	uint64		changes;
+	TimestampTz statement = GetCurrentStatementStartTimestamp();
 	struct stat st;
+	bool		settled;
 
 	/* no subtransaction in parallel mode: a later call does it */
-	if (journal_clear || IsInParallelMode() || !IsTransactionState())
+	if (IsInParallelMode() || !IsTransactionState())
 		return;
+	changes = pg_atomic_read_u64(&pb_journal_shared()->changes);
+	if (journal_looked && changes == journal_looked_at &&
+		(journal_settled || statement == journal_warned_in))
+		return;
+	/* the file as it is now, not as it was before the counter was read */
+	pg_read_barrier();
 	if (stat(PB_JOURNAL_FILE, &st) != 0 && errno == ENOENT)
-	{
-		journal_clear = true;
-		return;
-	}
-	pb_journal_recover_now();
+		settled = true;
+	else
+		settled = pb_journal_recover_settled();
+	/* remembered only once the look is done: an error looks again */
+	journal_looked = true;
+	journal_looked_at = changes;
+	journal_settled = settled;
+	if (!settled)
+		journal_warned_in = statement;
 }
 
 /*

@@ -13,6 +13,7 @@
 /* the journal, in the data directory */
 #define PB_JOURNAL_FILE			"polarbench_server_settings.journal"
 
+extern void pb_journal_request_shmem(void);
 extern void pb_journal_lock(void);
 extern void pb_journal_unlock(void);
 extern bool pb_journal_held_by_other(int *pid);
@@ -21,6 +22,7 @@ extern void pb_journal_write(int n, char *const *names,
 extern void pb_journal_claim(void);
 extern void pb_journal_orphan(void);
 extern void pb_journal_remove(void);
+extern void pb_journal_unlink(int elevel);
 extern void pb_journal_recover(void);
 extern void pb_journal_recover_now(void);
 extern void pb_journal_register_worker(void);

@@ -630,9 +630,12 @@ pb_sb_count_tables(void)
 	/*
 	 * The first number that is no table, less one, in one query; the series
 	 * in the select list is made one number at a time, up to the first gap.
+	 * It runs with the caller's search_path (the tables are the caller's),
+	 * so every function and operator is pg_catalog's by name.
 	 */
 	if (SPI_execute("SELECT coalesce((SELECT n FROM (SELECT pg_catalog.generate_series(1, 100001) AS n) s"
-					" WHERE pg_catalog.to_regclass(pg_catalog.concat('sbtest', n)) IS NULL LIMIT 1) - 1, 100000)",
+					" WHERE pg_catalog.to_regclass(pg_catalog.concat('sbtest', n)) IS NULL LIMIT 1)"
+					" OPERATOR(pg_catalog.-) 1, 100000)",
 					true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not look up sysbench's tables");
 	return DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],

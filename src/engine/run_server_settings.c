@@ -229,6 +229,6 @@ pb_server_settings_cleanup(int code, Datum arg)
 	for (int i = config->nserver_settings - 1; i >= 0; i--)
 		pb_alter_system(config->server_names[i], config->server_previous[i]);
 	config->server_journaled = false;
-	(void) durable_unlink(PB_JOURNAL_FILE, LOG);
+	pb_journal_unlink(LOG);
 	(void) pb_reload_signal();
 }

@@ -16,6 +16,7 @@
 #include "utils/builtins.h"
 
 #include "load.h"
+#include "settings_journal.h"
 
 PG_FUNCTION_INFO_V1(polarbench_dataset_list);
 
@@ -29,6 +30,8 @@ Datum
 polarbench_dataset_list(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	pb_journal_recover();
 
 	InitMaterializedSRF(fcinfo, 0);
 	for (int d = 0; d < pb_dataset_count(); d++)

@@ -231,15 +231,19 @@ pgb_create_accounts(const PbLoadOptions *opts, bool standalone, int part)
 					hi;
 		char	   *check = "";
 
+		/*
+		 * pg_catalog's operators by name: the caller's search_path could
+		 * bind another's, which the constraint would keep
+		 */
 		pgb_partition_bounds(opts, part, &lo, &hi);
 		if (opts->partition_method == PB_PART_RANGE && (lo > 0 || hi > 0))
 		{
 			if (lo > 0 && hi > 0)
-				check = psprintf(",constraint polarbench_range check (aid >= " INT64_FORMAT " and aid < " INT64_FORMAT ")", lo, hi);
+				check = psprintf(",constraint polarbench_range check (aid operator(pg_catalog.>=) " INT64_FORMAT " and aid operator(pg_catalog.<) " INT64_FORMAT ")", lo, hi);
 			else if (lo > 0)
-				check = psprintf(",constraint polarbench_range check (aid >= " INT64_FORMAT ")", lo);
+				check = psprintf(",constraint polarbench_range check (aid operator(pg_catalog.>=) " INT64_FORMAT ")", lo);
 			else
-				check = psprintf(",constraint polarbench_range check (aid < " INT64_FORMAT ")", hi);
+				check = psprintf(",constraint polarbench_range check (aid operator(pg_catalog.<) " INT64_FORMAT ")", hi);
 		}
 		pb_loader_sql("create%s table %s(%s%s)%s", unlogged,
 					  pb_loader_qualify(opts, psprintf("pgbench_accounts_%d", part)),

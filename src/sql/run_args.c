@@ -36,10 +36,6 @@
 /* Whether an argument was given non-null (options: not in version 1.0) */
 #define PB_ARG_GIVEN(n)	(PG_NARGS() > (n) && !PG_ARGISNULL(n))
 
-/* a client's share of a rate: a gap between starts from 1 ns to 11.6 days */
-#define PB_MAX_RATE			1e9
-#define PB_MIN_RATE			1e-6
-
 /* A server parameter for the run's clients, as SET name = value. */
 static void
 pb_add_json_setting(const char *name, const char *value, void *arg)

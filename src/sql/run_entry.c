@@ -113,7 +113,7 @@ polarbench_run(PG_FUNCTION_ARGS)
 	PbRunResult result;
 
 	pb_journal_recover();
-	pb_check_called_once(fcinfo, "polarbench_run");
+	pb_check_called_once(fcinfo, "polarbench_run", "run");
 
 	memset(&params, 0, sizeof(params));
 	pb_run_from_args(fcinfo, false, &params, &config, &result);

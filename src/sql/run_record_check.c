@@ -9,11 +9,14 @@
  * breaks what reads it: an error_sqlstate of 00000 has polarbench_wait()
  * raise an "error" that is success, one of the wrong length makes a
  * failed run look finished, an options.percentile out of range breaks
- * polarbench_report().  So the run's row is read as its table's types
- * (their input functions refuse what is no value of the type), then held
- * to a run's rules: its limits as polarbench_run() checks them, its
- * workload's options as that workload reads them, its counts and times
- * never negative, its error only if it did not finish.  The rows of its
+ * polarbench_report(), a missing scripts or weights would crash the check
+ * itself.  So the run's row is read as its table's types (their input
+ * functions refuse what is no value of the type), every column the table
+ * has NOT NULL must be there, then it is held to a run's rules: its limits
+ * as polarbench_run() checks them, from below and from above (those that
+ * a setting bounds, at the most any server could allow), its workload's
+ * options as that workload reads them, its counts and times never
+ * negative, its error only if it did not finish.  The rows of its
  * progress, statements, operations, clients, histogram and wait events
  * are held to theirs.
  *
@@ -23,13 +26,18 @@
 
 #include <math.h>
 
+#include "access/table.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "postmaster/postmaster.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 #include "utils/jsonb.h"
+#include "utils/rel.h"
 #include "utils/timestamp.h"
 
+#include "settings.h"
 #include "sql.h"
 
 /* The error of a field that no run would have recorded; why is a sentence. */
@@ -54,10 +62,10 @@ pb_field(HeapTuple tuple, TupleDesc desc, const char *name, bool *isnull)
 	return SPI_getbinval(tuple, desc, fnum, isnull);
 }
 
-/* An integer column (int4 or int8): null, or at least min. */
+/* An integer column (int4 or int8): null, or from min to max. */
 static void
 pb_check_int(HeapTuple tuple, TupleDesc desc, const char *name, int64 min,
-			 bool nullable)
+			 int64 max, bool nullable)
 {
 	bool		isnull;
 	Datum		d = pb_field(tuple, desc, name, &isnull);
@@ -74,15 +82,18 @@ pb_check_int(HeapTuple tuple, TupleDesc desc, const char *name, int64 min,
 	if (v < min)
 		pb_refuse_field(name, psprintf("It is " INT64_FORMAT ", less than " INT64_FORMAT ".",
 									   v, min));
+	if (v > max)
+		pb_refuse_field(name, psprintf("It is " INT64_FORMAT ", more than " INT64_FORMAT ".",
+									   v, max));
 }
 
 /*
  * A float column: null, NaN (a figure nothing was measured for), or a
- * finite number at least min (more than min when open).
+ * finite number at least min (more than min when open) and at most max.
  */
 static double
 pb_check_float(HeapTuple tuple, TupleDesc desc, const char *name, double min,
-			   bool open)
+			   bool open, double max)
 {
 	bool		isnull;
 	Datum		d = pb_field(tuple, desc, name, &isnull);
@@ -93,7 +104,7 @@ pb_check_float(HeapTuple tuple, TupleDesc desc, const char *name, double min,
 	v = DatumGetFloat8(d);
 	if (isnan(v))
 		return v;
-	if (isinf(v) || v < min || (open && v == min))
+	if (isinf(v) || v < min || (open && v == min) || v > max)
 		pb_refuse_field(name, psprintf("It is %g.", v));
 	return v;
 }
@@ -133,8 +144,56 @@ pb_check_object(HeapTuple tuple, TupleDesc desc, const char *name)
 }
 
 /*
+ * pb_check_not_null
+ *		Every column the run table has NOT NULL (but the run's id and role,
+ *		which polarbench_record() gives it) is in the document's run, and
+ *		not null: jsonb_populate_record() leaves a missing or null field
+ *		null, whatever the table says.  nsp is the extension's schema,
+ *		quoted.
+ */
+static void
+pb_check_not_null(Jsonb *doc, HeapTuple tuple, TupleDesc desc, const char *nsp)
+{
+	Oid			relid;
+	Relation	rel;
+	TupleDesc	table_desc;
+	JsonbValue *run;
+
+	relid = DatumGetObjectId(DirectFunctionCall1(regclassin,
+												 CStringGetDatum(psprintf("%s.polarbench_run_data", nsp))));
+	run = getKeyJsonValueFromContainer(&doc->root, "run", 3, NULL);
+	rel = table_open(relid, AccessShareLock);
+	table_desc = RelationGetDescr(rel);
+	for (int i = 0; i < table_desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(table_desc, i);
+		const char *name = NameStr(att->attname);
+		bool		isnull;
+		bool		missing;
+
+		if (att->attisdropped || !att->attnotnull ||
+			strcmp(name, "run_id") == 0 || strcmp(name, "run_by") == 0)
+			continue;
+		(void) pb_field(tuple, desc, name, &isnull);
+		if (!isnull)
+			continue;
+		missing = run == NULL || run->type != jbvBinary ||
+			getKeyJsonValueFromContainer(run->val.binary.data, name,
+										 strlen(name), NULL) == NULL;
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the document's run has no value of \"%s\"", name),
+				 errdetail(missing ? "The field is missing; every run records it." :
+						   "The field is null; every run records a value."),
+				 errhint("Pass the document polarbench_run_document() returns, as it returns it.")));
+	}
+	table_close(rel, AccessShareLock);
+}
+
+/*
  * pb_check_run_row
- *		The run's row (its table's types) held to a run's rules.
+ *		The run's row (its table's types) held to a run's rules; every
+ *		column the table has NOT NULL is known to be there.
  */
 static void
 pb_check_run_row(HeapTuple tuple, TupleDesc desc)
@@ -148,8 +207,12 @@ pb_check_run_row(HeapTuple tuple, TupleDesc desc)
 	Jsonb	   *options;
 	ArrayType  *scripts;
 	ArrayType  *weights;
+	int			clients;
+	int			nscripts;
 	double		duration;
 	double		warmup;
+	double		rate;
+	double		latency_limit;
 	Datum		started;
 	Datum		ended;
 	Datum		d;
@@ -188,35 +251,57 @@ pb_check_run_row(HeapTuple tuple, TupleDesc desc)
 									 TextDatumGetCString(d)));
 	}
 
-	/* its limits, as polarbench_run() checks them */
-	pb_check_int(tuple, desc, "clients", 1, false);
-	pb_check_int(tuple, desc, "transactions_limit", 1, true);
-	pb_check_int(tuple, desc, "progress_interval", 0, false);
-	pb_check_int(tuple, desc, "max_tries", 0, true);
-	duration = pb_check_float(tuple, desc, "duration", 0, true);
-	warmup = pb_check_float(tuple, desc, "warmup", 0, false);
+	/*
+	 * its limits, as polarbench_run() checks them; those a setting bounds,
+	 * at the most the setting allows on any server
+	 */
+	pb_check_int(tuple, desc, "clients", 1, MAX_BACKENDS - 1, false);
+	clients = DatumGetInt32(pb_field(tuple, desc, "clients", &isnull));
+	pb_check_int(tuple, desc, "transactions_limit", 1, PG_INT64_MAX, true);
+	pb_check_int(tuple, desc, "progress_interval", 0, PG_INT32_MAX, false);
+	pb_check_int(tuple, desc, "max_tries", 0, PG_INT32_MAX, true);
+	duration = pb_check_float(tuple, desc, "duration", 0, true,
+							  PB_MAX_RUN_DURATION_LIMIT);
+	warmup = pb_check_float(tuple, desc, "warmup", 0, false,
+							PB_MAX_RUN_DURATION_LIMIT);
 	if (!isnan(warmup) && warmup > 0 && !(warmup < duration))
 		pb_refuse_field("warmup", "It is not shorter than the duration.");
-	(void) pb_check_float(tuple, desc, "rate", 0, false);
-	(void) pb_check_float(tuple, desc, "latency_limit", 0, false);
+	rate = pb_check_float(tuple, desc, "rate", 0, true, PB_MAX_RATE * clients);
+	if (!isnan(rate) && rate < PB_MIN_RATE * clients)
+		pb_refuse_field("rate", psprintf("It is %g, less than %g for %d clients.",
+										 rate, PB_MIN_RATE * clients, clients));
+	latency_limit = pb_check_float(tuple, desc, "latency_limit", 0, true,
+								   (double) PB_MAX_RUN_DURATION_LIMIT * 1000);
+	if (!isnan(latency_limit) && latency_limit < 0.001)
+		pb_refuse_field("latency_limit", psprintf("It is %g, less than 0.001.", latency_limit));
+	d = pb_field(tuple, desc, "max_tries", &isnull);
+	if (!isnull && DatumGetInt32(d) == 0 && isnan(latency_limit) && isnan(duration))
+		pb_refuse_field("max_tries", "Unlimited tries are for a run with a duration or a latency limit.");
 
-	/* its scripts and their weights */
+	/* its scripts and their weights: one each, none null, not all zero */
 	scripts = DatumGetArrayTypeP(pb_field(tuple, desc, "scripts", &isnull));
 	weights = DatumGetArrayTypeP(pb_field(tuple, desc, "weights", &isnull));
 	if (ARR_NDIM(scripts) > 1 || ARR_NDIM(weights) > 1 ||
 		ArrayGetNItems(ARR_NDIM(scripts), ARR_DIMS(scripts)) !=
 		ArrayGetNItems(ARR_NDIM(weights), ARR_DIMS(weights)))
 		pb_refuse_field("weights", "There is not one for each script.");
+	if (array_contains_nulls(scripts))
+		pb_refuse_field("scripts", "One of them is null.");
 	{
 		Datum	   *w;
 		bool	   *wnulls;
-		int			n;
+		int64		total = 0;
 
 		deconstruct_array(weights, INT4OID, sizeof(int32), true, TYPALIGN_INT,
-						  &w, &wnulls, &n);
-		for (int i = 0; i < n; i++)
+						  &w, &wnulls, &nscripts);
+		for (int i = 0; i < nscripts; i++)
+		{
 			if (wnulls[i] || DatumGetInt32(w[i]) < 0)
 				pb_refuse_field("weights", "One of them is null or negative.");
+			total += DatumGetInt32(w[i]);
+		}
+		if (nscripts > 0 && total == 0)
+			pb_refuse_field("weights", "They are all zero.");
 	}
 
 	/* its workload's options, as that workload reads them */
@@ -236,9 +321,9 @@ pb_check_run_row(HeapTuple tuple, TupleDesc desc)
 
 	/* its counts and times */
 	for (int i = 0; i < lengthof(counts); i++)
-		pb_check_int(tuple, desc, counts[i], 0, true);
+		pb_check_int(tuple, desc, counts[i], 0, PG_INT64_MAX, true);
 	for (int i = 0; i < lengthof(latencies); i++)
-		(void) pb_check_float(tuple, desc, latencies[i], 0, false);
+		(void) pb_check_float(tuple, desc, latencies[i], 0, false, get_float8_infinity());
 	started = pb_field(tuple, desc, "started_at", &isnull);
 	ended = pb_field(tuple, desc, "ended_at", &isnull);
 	if (isnull)
@@ -276,6 +361,7 @@ pb_record_check(Jsonb *doc, const char *nsp)
 							  1, types, values, NULL, true, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "could not read the document's run");
+	pb_check_not_null(doc, SPI_tuptable->vals[0], SPI_tuptable->tupdesc, nsp);
 	pb_check_run_row(SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
 
 	for (int i = 0; i < lengthof(pb_doc_tables); i++)

@@ -460,6 +460,7 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 	int			run_no = 0;
 
 	pb_journal_recover();
+	pb_check_called_once(fcinfo, "polarbench_sweep", "sweep");
 	pb_check_caller("polarbench_sweep", false);
 	pb_sweep_read_args(fcinfo, &sw);
 

@@ -1,7 +1,16 @@
 /*-------------------------------------------------------------------------
  *
  * run_views.c
- *	  Functions the result views call.
+ *	  Functions the result views call, and polarbench_histogram() over one
+ *	  of them.
+ *
+ * polarbench_may_read() says whether the current role may read a run's
+ * texts (scripts, variables, error message), as pg_stat_activity shows a
+ * query: to the run's role, roles that have its privileges, and
+ * pg_read_all_stats.  The views call it for each row, so it costs a
+ * catalog cache look-up, and the look for server settings to put back that
+ * every polarbench function starts with is one shared-memory read when
+ * there is nothing to put back.
  *
  * polarbench_run_status() makes the status a run shows the status it
  * has: a run recorded as running whose recorder is no longer there (it
@@ -22,6 +31,8 @@
 
 #include "access/htup_details.h"
 #include "catalog/pg_authid.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -30,13 +41,18 @@
 #include "utils/guc.h"
 #include "utils/guc_tables.h"
 #include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 
+#include "safe_sql.h"
 #include "sql.h"
 #include "settings_journal.h"
 
 PG_FUNCTION_INFO_V1(polarbench_run_status);
 PG_FUNCTION_INFO_V1(polarbench_shown_settings);
+PG_FUNCTION_INFO_V1(polarbench_may_read);
+PG_FUNCTION_INFO_V1(polarbench_histogram);
 
 /* What a hidden parameter's value is shown as, as pg_stat_activity says it */
 #define PB_HIDDEN_VALUE		"<insufficient privilege>"
@@ -151,4 +167,68 @@ polarbench_shown_settings(PG_FUNCTION_ARGS)
 	if (!changed)
 		PG_RETURN_JSONB_P(in);
 	PG_RETURN_JSONB_P(JsonbValueToJsonb(result));
+}
+
+/*
+ * polarbench_may_read(run_by oid): whether the current role may read the
+ * texts of a run of role run_by: it has the privileges of pg_read_all_stats,
+ * or of run_by, a role that exists.
+ */
+Datum
+polarbench_may_read(PG_FUNCTION_ARGS)
+{
+	Oid			me = GetUserId();
+	Oid			run_by;
+
+	pb_journal_recover();
+
+	if (has_privs_of_role(me, ROLE_PG_READ_ALL_STATS))
+		PG_RETURN_BOOL(true);
+	if (PG_ARGISNULL(0))
+		PG_RETURN_BOOL(false);
+	run_by = PG_GETARG_OID(0);
+	PG_RETURN_BOOL(SearchSysCacheExists1(AUTHOID, ObjectIdGetDatum(run_by)) &&
+				   has_privs_of_role(me, run_by));
+}
+
+/*
+ * polarbench_histogram(run_id bigint, OUT latency_from float8, OUT
+ * latency_to float8, OUT transactions bigint): a run's histogram, from the
+ * view beside this function, bucket by bucket; read as the caller.
+ */
+Datum
+polarbench_histogram(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Oid			types[1] = {INT8OID};
+	Datum		args[1];
+	char	   *sql;
+
+	pb_journal_recover();
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (PG_ARGISNULL(0))
+		return (Datum) 0;
+	args[0] = PG_GETARG_DATUM(0);
+	sql = pb_sql_in_schema("SELECT h.latency_from, h.latency_to, h.transactions"
+						   "  FROM @extschema@.polarbench_histograms h"
+						   " WHERE h.run_id OPERATOR(pg_catalog.=) $1"
+						   " ORDER BY h.latency_from",
+						   get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid)));
+	SPI_connect();
+	if (pb_spi_execute_safe(sql, 1, types, args, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the histogram of run " INT64_FORMAT,
+			 PG_GETARG_INT64(0));
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		Datum		values[3];
+		bool		nulls[3];
+
+		for (int col = 0; col < 3; col++)
+			values[col] = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc,
+										col + 1, &nulls[col]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	SPI_finish();
+	return (Datum) 0;
 }

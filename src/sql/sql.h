@@ -45,6 +45,10 @@ enum
 	PB_RUN_NARGS
 };
 
+/* a client's share of a rate: a gap between starts from 1 ns to 11.6 days */
+#define PB_MAX_RATE			1e9
+#define PB_MIN_RATE			1e-6
+
 /* run_args.c */
 extern void pb_check_caller(const char *function, bool background);
 extern int64 pb_run_id_arg(FunctionCallInfo fcinfo, int argno);
@@ -56,7 +60,8 @@ extern void pb_run_from_args(FunctionCallInfo fcinfo, bool background,
 							 PbRunResult *result);
 
 /* run_callsite.c */
-extern void pb_check_called_once(FunctionCallInfo fcinfo, const char *function);
+extern void pb_check_called_once(FunctionCallInfo fcinfo, const char *function,
+								 const char *what);
 
 /* run_record_check.c */
 extern void pb_record_check(Jsonb *doc, const char *nsp);

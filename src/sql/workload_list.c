@@ -19,6 +19,7 @@
 #include "utils/json.h"
 #include "utils/jsonb.h"
 
+#include "settings_journal.h"
 #include "sql.h"
 
 PG_FUNCTION_INFO_V1(polarbench_workload_list);
@@ -87,6 +88,8 @@ Datum
 polarbench_workload_list(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	pb_journal_recover();
 
 	InitMaterializedSRF(fcinfo, 0);
 	for (int k = 0; k < pb_driver_count(); k++)

@@ -4,9 +4,9 @@
 # back element by element, two runs with server settings at once, a
 # superuser's secret setting read by a role without grants, a cursor in an
 # extended-protocol pipeline (libpq's pipeline mode), the caller's lock and
-# buffer pin that its run's workers wait for, and a cursor's scan that must
-# not leak.  Each holds; and the server log of the whole suite has no
-# process terminated by a signal.
+# buffer pin that its run's workers wait for (and what the errors say of
+# them), and a cursor's scan that must not leak.  Each holds; and the server
+# log of the whole suite has no process terminated by a signal.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -86,6 +86,22 @@ $node->poll_query_until('postgres', q{SELECT current_setting('fsync') = 'on'}) o
 ok(1, 'and the server has fsync on again');
 ($ret, $out, $err) = $node->psql('postgres', 'SELECT count(*) >= 0 FROM polarbench_runs');
 unlike($err, qr/WARNING/, 'once put back, no call warns');
+
+# the same when the first call is a view's, of a list or of the runs' texts
+# (polarbench_statements asks polarbench_may_read() for each row: one run of
+# a script has some)
+$node->safe_psql('postgres', q{SELECT run_id FROM polarbench_run('select-only', transactions => 1)});
+foreach my $view ('polarbench_workloads', 'polarbench_datasets', 'polarbench_statements')
+{
+	start_with_settings('{"fsync": "off"}');
+	$node->stop('immediate');
+	$node->start;
+	is(auto_conf(), 'fsync=off', "after an immediate stop, fsync is off until $view is read");
+	($ret, $out, $err) = $node->psql('postgres', "SELECT * FROM $view");
+	like($err, qr/WARNING:  server settings of an interrupted polarbench run were put back\n.*DETAIL:  fsync reset \(the run had set 'off'\)/s,
+		"reading $view first puts fsync back and says so");
+	is(auto_conf(), '', "and postgresql.auto.conf is as it was after $view");
+}
 
 # the same through a sweep's run, and the next run with server settings
 # puts back what was left before it reads what it will put back
@@ -210,12 +226,15 @@ $lock->quit;
 # 7. the caller's lock, which a background run's conductor waits for: an
 # error at once, not a wait for ever
 ($ret, $out, $err) = $node->psql('postgres', q{
+	\set VERBOSITY verbose
 	BEGIN;
 	LOCK TABLE pgbench_history IN SHARE MODE;
 	SELECT polarbench_start('tpcb-like', clients => 1, duration => 2);
 	ROLLBACK});
-like($err, qr/ERROR:  the background run's conductor waits for a lock held by the transaction that called polarbench_start/,
-	'polarbench_start fails when its conductor waits for the caller\'s lock');
+like($err, qr/ERROR:  40P01: the background run's conductor waits for a lock held by the transaction that called polarbench_start/,
+	'polarbench_start fails with 40P01 when its conductor waits for the caller\'s lock');
+like($err, qr/DETAIL:  Process \d+ waits for a lock of type relation that this session \(process \d+\) holds, directly or behind other waiters, while this session waits for the run\./,
+	'and the detail names the lock\'s type');
 $node->poll_query_until('postgres', "SELECT ($workers) = 0") or die;
 ok(1, 'and leaves no worker');
 
@@ -244,14 +263,41 @@ $vacuum->quit;
 $node->poll_query_until('postgres', "SELECT ($workers) = 0") or die;
 ok(1, 'no worker is left');
 
+# the same errors, of an advisory lock: a client waits for the caller's,
+# then for another session's longer than polarbench.lock_timeout
+($ret, $out, $err) = $node->psql('postgres', q{
+	BEGIN;
+	SELECT pg_advisory_xact_lock(7);
+	SELECT * FROM polarbench_run(script => 'SELECT pg_advisory_xact_lock(7);', transactions => 1);
+	ROLLBACK});
+like($err, qr/ERROR:  benchmark client 1 waits for a lock held by the transaction that started the run\nDETAIL:  Process \d+ waits for a lock of type advisory that this session \(process \d+\) holds, directly or behind other waiters, while this session waits for the run\./,
+	'a client that waits for the caller\'s advisory lock: the detail says "a lock of type advisory"');
+my $holder = $node->background_psql('postgres');
+$holder->query_safe('SELECT pg_advisory_lock(8)');
+($ret, $out, $err) = $node->psql('postgres', q{
+	SELECT * FROM polarbench_run(script => 'SELECT pg_advisory_xact_lock(8);', transactions => 1)});
+like($err, qr/ERROR:  benchmark client 1 has waited for a lock longer than polarbench.lock_timeout \(1000 ms\)\nDETAIL:  Process \d+ has waited \d+\.\d s for a lock of type advisory; it waits for process \d+ \(client backend[^)]*\)\./,
+	'one that waits for another session\'s longer than polarbench.lock_timeout: the same words');
+$holder->query_safe('SELECT pg_advisory_unlock(8)');
+$holder->quit;
+$node->poll_query_until('postgres', "SELECT ($workers) = 0") or die;
+
 # 9. a cursor open in the caller's transaction block: the check of other
-# portals ends its scan
+# portals ends its scan, in polarbench_run and in polarbench_wait
 ($ret, $out, $err) = $node->psql('postgres', q{
 	BEGIN;
 	DECLARE c CURSOR FOR SELECT 1;
 	SELECT run_id > 0 FROM polarbench_run('select-only', transactions => 1);
 	COMMIT});
 unlike($err, qr/leaked hash_seq_search scan/, 'no scan of the portals leaks');
+($ret, $out, $err) = $node->psql('postgres', q{
+	SELECT polarbench_start('select-only', transactions => 1) AS id \gset
+	BEGIN;
+	DECLARE c CURSOR FOR SELECT 1;
+	SELECT transactions FROM polarbench_wait(:id);
+	COMMIT});
+is($out, '1', 'polarbench_wait with a cursor open waits for the run');
+unlike($err, qr/leaked hash_seq_search scan/, 'and its scan of the portals does not leak');
 
 # the whole suite: no process was terminated by a signal
 unlike(slurp_file($node->logfile), qr/terminated by signal/,
