@@ -119,6 +119,26 @@ SELECT jsonb_typeof(d->'tpcc'->'tpmc') AS tpmc, jsonb_typeof(d->'tpcc'->'nopm') 
 SELECT count(*) AS conditions_broken
   FROM polarbench_tpcc_check() WHERE offending > 0 AND condition <> 11;
 
+-- at REPEATABLE READ, both terminals in warehouse 1: serialization
+-- failures are tried again with the same inputs until they pass, and each
+-- transaction still counts once, in the tables as in the run
+CREATE TEMP TABLE before_rr AS SELECT * FROM tpcc_totals;
+SELECT run_id AS rr_run
+  FROM polarbench_run('tpcc', clients => 2, transactions => 200, random_seed => 3,
+                      max_tries => 1000, options => '{"warehouses": 1}',
+                      settings => '{"default_transaction_isolation": "repeatable read"}') \gset
+SELECT r.failed, o.new_order + o.payment + o.others = r.transactions AS each_counted_once,
+	   a.orders - b.orders = o.new_order - o.rollbacks AS one_order_each,
+	   a.history - b.history = o.payment AS one_history_row_each,
+	   a.w_ytd - b.w_ytd = a.h_amount - b.h_amount AS warehouse_ytd
+  FROM polarbench_runs r, tpcc_totals a, before_rr b,
+	   (SELECT max(operations) FILTER (WHERE operation = 'NEW_ORDER') AS new_order,
+			   max(rollbacks) FILTER (WHERE operation = 'NEW_ORDER') AS rollbacks,
+			   max(operations) FILTER (WHERE operation = 'PAYMENT') AS payment,
+			   sum(operations) FILTER (WHERE operation NOT IN ('NEW_ORDER', 'PAYMENT')) AS others
+		  FROM polarbench_operations WHERE run_id = :rr_run) o
+ WHERE r.run_id = :rr_run;
+
 -- row triggers writing another table, a rule and a deferred constraint
 -- trigger on the tables TPC-C writes: every transaction still counts
 CREATE TABLE tpcc_log (tbl text, op text);
