@@ -9,6 +9,11 @@
 #                         with PostgreSQL's defaults but for the settings
 #                         given
 #   pb_stop_server DIR    stop it
+#   pb_median             the median of the numbers on stdin (blank or
+#                         newline separated)
+#   pb_ratio A B [DIGITS] A / B with DIGITS decimals (2)
+#   pb_elapsed CMD...     the seconds CMD takes, its output dropped; exits
+#                         with its error output if it fails
 
 PB_PGBIN=${PB_PGBIN:-/usr/lib/postgresql/15/bin}
 PB_PACKAGES="make gcc clang libfuzzer-14-dev postgresql-15 postgresql-server-dev-15
@@ -59,4 +64,23 @@ pb_start_server() {
 
 pb_stop_server() {
 	pb_as_postgres "$PB_PGBIN/pg_ctl" -D "$1/data" -m fast -w stop >/dev/null 2>&1 || true
+}
+
+pb_median() {
+	tr ' ' '\n' | grep -v '^$' | sort -g | awk '{v[NR] = $1} END {
+		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
+}
+
+pb_ratio() {
+	awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN {printf "%.*f", d, a / b}'
+}
+
+pb_elapsed() {
+	local start end err
+	err=$(mktemp)
+	start=$(date +%s.%N)
+	"$@" >/dev/null 2>"$err" || { cat "$err"; rm -f "$err"; exit 1; }
+	end=$(date +%s.%N)
+	rm -f "$err"
+	echo "$end - $start" | bc
 }

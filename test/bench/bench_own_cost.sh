@@ -59,13 +59,6 @@ psql -Xq -c "CREATE EXTENSION polarbench" -c "CREATE EXTENSION bare_loop"
 psql -Xq -c "SELECT polarbench_init('pgbench', scale => $scale)" >/dev/null
 psql -Xq -c "VACUUM ANALYZE"
 
-median() {
-	tr ' ' '\n' | grep -v '^$' | sort -g | awk '{v[NR] = $1} END {
-		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
-}
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'
-}
 
 bare="" full="" counters="" own="" measuring=""
 for i in $(seq "$repeat"); do
@@ -73,18 +66,18 @@ for i in $(seq "$repeat"); do
 	f=$(psql -XAtq -c "SELECT round(tps) FROM polarbench_run('select-only', clients => $clients, duration => $seconds)")
 	c=$(psql -XAtq -c "SELECT round(tps) FROM polarbench_run('select-only', clients => $clients, duration => $seconds, counters_only => true)")
 	bare="$bare $b" full="$full $f" counters="$counters $c"
-	own="$own $(ratio "$f" "$b")" measuring="$measuring $(ratio "$f" "$c")"
+	own="$own $(pb_ratio "$f" "$b" 3)" measuring="$measuring $(pb_ratio "$f" "$c" 3)"
 done
-bm=$(echo "$bare" | median)
-fm=$(echo "$full" | median)
-cm=$(echo "$counters" | median)
+bm=$(echo "$bare" | pb_median)
+fm=$(echo "$full" | pb_median)
+cm=$(echo "$counters" | pb_median)
 echo "select-only lookups per second, scale $scale, $clients clients, $seconds s per run, median of $repeat, alternating"
 printf '%-10s %12s   %s\n' bare "$bm" "runs:$bare"
 printf '%-10s %12s   %s\n' full "$fm" "runs:$full"
 printf '%-10s %12s   %s\n' counters "$cm" "runs:$counters"
-echo "full / bare = $(echo "$own" | median) median of the rounds' ratios, $(ratio "$fm" "$bm") of the medians (polarbench's own cost; target at least 0.95)"
+echo "full / bare = $(echo "$own" | pb_median) median of the rounds' ratios, $(pb_ratio "$fm" "$bm" 3) of the medians (polarbench's own cost; target at least 0.95)"
 echo "  (rounds:$own)"
-echo "full / counters = $(echo "$measuring" | median) median of the rounds' ratios, $(ratio "$fm" "$cm") of the medians (the cost of every measurement; target above 0.97)"
+echo "full / counters = $(echo "$measuring" | pb_median) median of the rounds' ratios, $(pb_ratio "$fm" "$cm" 3) of the medians (the cost of every measurement; target above 0.97)"
 echo "  (rounds:$measuring)"
 
 # ---- instructions per lookup, under callgrind ------------------------------
@@ -124,5 +117,5 @@ counters_ir=$(awk -v ir="$(last_loop_ir)" -v n="$n" 'BEGIN {printf "%.0f", ir / 
 echo
 echo "instructions per select-only lookup under callgrind, one client, scale 1, the loop alone"
 printf '%-10s %12s\n' bare "$bare_ir" full "$full_ir" counters "$counters_ir"
-echo "bare / full = $(ratio "$bare_ir" "$full_ir") (polarbench's own cost in instructions; target at least 0.95)"
-echo "counters / full = $(ratio "$counters_ir" "$full_ir") (the cost of every measurement in instructions; target above 0.97)"
+echo "bare / full = $(pb_ratio "$bare_ir" "$full_ir" 3) (polarbench's own cost in instructions; target at least 0.95)"
+echo "counters / full = $(pb_ratio "$counters_ir" "$full_ir" 3) (the cost of every measurement in instructions; target above 0.97)"

@@ -37,13 +37,6 @@ psql -Xq -c "SELECT polarbench_init('pgbench', scale => $scale)" >/dev/null
 
 echo "scale $scale, $clients clients, $seconds s per run, median of $repeat, synchronous_commit = off"
 printf '%-12s %14s %14s %8s\n' workload pgbench_tps polarbench_tps ratio
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'
-}
-median() {
-	tr ' ' '\n' | grep -v '^$' | sort -g | awk '{v[NR] = $1} END {
-		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
-}
 
 # $repeat runs of a pgbench command and a polarbench one, alternating: the
 # medians and the ratio, then every run's tps
@@ -54,9 +47,9 @@ compare() {
 		pb="$pb $(polarbench_tps "$pbargs")"
 	done
 	local pgm pbm
-	pgm=$(echo "$pg" | median)
-	pbm=$(echo "$pb" | median)
-	printf '%-12s %14.1f %14.1f %8s\n' "$label" "$pgm" "$pbm" "$(ratio "$pbm" "$pgm")"
+	pgm=$(echo "$pg" | pb_median)
+	pbm=$(echo "$pb" | pb_median)
+	printf '%-12s %14.1f %14.1f %8s\n' "$label" "$pgm" "$pbm" "$(pb_ratio "$pbm" "$pgm")"
 	echo "  (tps: pgbench$pg; polarbench$pb)"
 }
 
@@ -91,4 +84,4 @@ script_tps=$(polarbench_tps "script => \$s\$\\set aid random(1, 100000 * :scale)
 SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\$s\$, scale => $scale")
 echo
 echo "select-only built-in: $builtin_tps tps; the same as a custom script: $script_tps tps;" \
-	"script / built-in = $(ratio "$script_tps" "$builtin_tps")"
+	"script / built-in = $(pb_ratio "$script_tps" "$builtin_tps")"

@@ -54,23 +54,8 @@ fresh_server() {
 	psql -Xq -h "$dir/$1" -p "$2" -U postgres -d postgres -c "CREATE EXTENSION polarbench"
 }
 
-# seconds a command takes
-elapsed() {
-	local start end
-	start=$(date +%s.%N)
-	"$@" >/dev/null 2>"$dir/err" || { cat "$dir/err"; exit 1; }
-	end=$(date +%s.%N)
-	echo "$end - $start" | bc
-}
 
-median() {
-	tr ' ' '\n' | grep -v '^$' | sort -g | awk '{v[NR] = $1} END {
-		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
-}
 
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'
-}
 
 # the two loads on the server at $1 (socket dir) and $2 (port)
 pb_load() {
@@ -92,9 +77,9 @@ echo "== load: $tables tables of $table_size rows"
 
 # first loads, each into a cluster of its own
 fresh_server first-pb $port
-pb_first=$(elapsed pb_load "$dir/first-pb" $port)
+pb_first=$(pb_elapsed pb_load "$dir/first-pb" $port)
 fresh_server first-sb $((port + 1))
-sb_first=$(elapsed sb_load "$dir/first-sb" $((port + 1)))
+sb_first=$(pb_elapsed sb_load "$dir/first-sb" $((port + 1)))
 pb_stop_server "$dir/first-pb"
 pb_stop_server "$dir/first-sb"
 servers=""
@@ -105,14 +90,14 @@ host="$dir/main"
 pb_times=""
 sb_times=""
 for i in $(seq "$repeat"); do
-	pb_times="$pb_times $(elapsed pb_load "$host" $port)"
-	sb_times="$sb_times $(elapsed sb_load "$host" $port)"
+	pb_times="$pb_times $(pb_elapsed pb_load "$host" $port)"
+	sb_times="$sb_times $(pb_elapsed sb_load "$host" $port)"
 done
-pb_med=$(echo "$pb_times" | median)
-sb_med=$(echo "$sb_times" | median)
+pb_med=$(echo "$pb_times" | pb_median)
+sb_med=$(echo "$sb_times" | pb_median)
 printf '%-34s %10s %10s %8s\n' "" sysbench polarbench ratio
-printf '%-34s %9.2fs %9.2fs %7.2fx\n' "first load into a new cluster" "$sb_first" "$pb_first" "$(ratio "$sb_first" "$pb_first")"
-printf '%-34s %9.2fs %9.2fs %7.2fx\n' "median of $repeat loads" "$sb_med" "$pb_med" "$(ratio "$sb_med" "$pb_med")"
+printf '%-34s %9.2fs %9.2fs %7.2fx\n' "first load into a new cluster" "$sb_first" "$pb_first" "$(pb_ratio "$sb_first" "$pb_first")"
+printf '%-34s %9.2fs %9.2fs %7.2fx\n' "median of $repeat loads" "$sb_med" "$pb_med" "$(pb_ratio "$sb_med" "$pb_med")"
 echo "  (loads, s: sysbench$sb_times; polarbench$pb_times)"
 echo
 
@@ -129,8 +114,8 @@ for workload in oltp_read_only oltp_read_write; do
 			"SELECT round(qps::numeric, 2) FROM polarbench_run('$workload', clients => $clients,
 				duration => $seconds, options => '{\"tables\": $tables, \"table_size\": $table_size}')")"
 	done
-	sb_med=$(echo "$sb_qps" | median)
-	pb_med=$(echo "$pb_qps" | median)
-	printf '%-18s %14.2f %14.2f %7.2fx\n' "$workload" "$sb_med" "$pb_med" "$(ratio "$pb_med" "$sb_med")"
+	sb_med=$(echo "$sb_qps" | pb_median)
+	pb_med=$(echo "$pb_qps" | pb_median)
+	printf '%-18s %14.2f %14.2f %7.2fx\n' "$workload" "$sb_med" "$pb_med" "$(pb_ratio "$pb_med" "$sb_med")"
 	echo "  (q/s: sysbench$sb_qps; polarbench$pb_qps)"
 done

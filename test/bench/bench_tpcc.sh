@@ -70,23 +70,8 @@ fresh_server() {
 	psql -Xq -h "$dir/$1" -p "$2" -U postgres -d postgres -c "CREATE EXTENSION polarbench"
 }
 
-# seconds a command takes
-elapsed() {
-	local start end
-	start=$(date +%s.%N)
-	"$@" >/dev/null 2>"$dir/err" || { cat "$dir/err"; exit 1; }
-	end=$(date +%s.%N)
-	echo "$end - $start" | bc
-}
 
-median() {
-	tr ' ' '\n' | grep -v '^$' | sort -g | awk '{v[NR] = $1} END {
-		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
-}
 
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'
-}
 
 q() {
 	psql -XqAt -h "$1" -p "$2" -U postgres -d postgres -c "$3"
@@ -118,11 +103,11 @@ rm -f "$dir/dd"
 
 echo "== load: $warehouses warehouses, $parallel workers (sysbench-tpcc: threads)"
 fresh_server first-pb $port
-pb_first=$(elapsed pb_load "$dir/first-pb" $port)
+pb_first=$(pb_elapsed pb_load "$dir/first-pb" $port)
 pb_bytes=$(q "$dir/first-pb" $port "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c
 	WHERE relname IN ('warehouse','district','customer','history','new_order','orders','order_line','item','stock') AND relkind = 'r'")
 fresh_server first-sb $((port + 1))
-sb_first=$(elapsed sb_load "$dir/first-sb" $((port + 1)))
+sb_first=$(pb_elapsed sb_load "$dir/first-sb" $((port + 1)))
 pb_stop_server "$dir/first-pb"
 pb_stop_server "$dir/first-sb"
 servers=""
@@ -132,14 +117,14 @@ host="$dir/main"
 pb_times=""
 sb_times=""
 for i in $(seq "$repeat"); do
-	pb_times="$pb_times $(elapsed pb_load "$host" $port)"
-	sb_times="$sb_times $(elapsed sb_load "$host" $port)"
+	pb_times="$pb_times $(pb_elapsed pb_load "$host" $port)"
+	sb_times="$sb_times $(pb_elapsed sb_load "$host" $port)"
 done
-pb_med=$(echo "$pb_times" | median)
-sb_med=$(echo "$sb_times" | median)
+pb_med=$(echo "$pb_times" | pb_median)
+sb_med=$(echo "$sb_times" | pb_median)
 printf '%-34s %12s %12s %8s\n' "" sysbench-tpcc polarbench ratio
-printf '%-34s %11.2fs %11.2fs %7.2fx\n' "first load into a new cluster" "$sb_first" "$pb_first" "$(ratio "$sb_first" "$pb_first")"
-printf '%-34s %11.2fs %11.2fs %7.2fx\n' "median of $repeat loads" "$sb_med" "$pb_med" "$(ratio "$sb_med" "$pb_med")"
+printf '%-34s %11.2fs %11.2fs %7.2fx\n' "first load into a new cluster" "$sb_first" "$pb_first" "$(pb_ratio "$sb_first" "$pb_first")"
+printf '%-34s %11.2fs %11.2fs %7.2fx\n' "median of $repeat loads" "$sb_med" "$pb_med" "$(pb_ratio "$sb_med" "$pb_med")"
 echo "  (loads, s: sysbench-tpcc$sb_times; polarbench$pb_times)"
 awk -v b="$pb_bytes" -v s="$pb_med" -v d="$disk" 'BEGIN {
 	printf "polarbench wrote %.0f MB of tables and indexes at %.0f MB/s (median load); dd oflag=direct writes %s\n",
@@ -167,11 +152,11 @@ for i in $(seq "$repeat"); do
 done
 sb_first_nopm=$(echo "$sb_nopm" | awk '{print $1}')
 pb_first_nopm=$(echo "$pb_nopm" | awk '{print $1}')
-sb_med=$(echo "$sb_nopm" | median)
-pb_med=$(echo "$pb_nopm" | median)
+sb_med=$(echo "$sb_nopm" | pb_median)
+pb_med=$(echo "$pb_nopm" | pb_median)
 printf '%-34s %12s %12s %8s\n' "" sysbench-tpcc polarbench ratio
-printf '%-34s %12.1f %12.1f %7.2fx\n' "NOPM, first run" "$sb_first_nopm" "$pb_first_nopm" "$(ratio "$pb_first_nopm" "$sb_first_nopm")"
-printf '%-34s %12.1f %12.1f %7.2fx\n' "NOPM, median of $repeat" "$sb_med" "$pb_med" "$(ratio "$pb_med" "$sb_med")"
+printf '%-34s %12.1f %12.1f %7.2fx\n' "NOPM, first run" "$sb_first_nopm" "$pb_first_nopm" "$(pb_ratio "$pb_first_nopm" "$sb_first_nopm")"
+printf '%-34s %12.1f %12.1f %7.2fx\n' "NOPM, median of $repeat" "$sb_med" "$pb_med" "$(pb_ratio "$pb_med" "$sb_med")"
 echo "  (NOPM: sysbench-tpcc$sb_nopm; polarbench$pb_nopm)"
 echo
 
