@@ -33,7 +33,7 @@ PB_ENGINE_OBJS = src/engine/run_shmem.o src/engine/run_lockwait.o \
 PB_SQL_OBJS = src/sql/run_callsite.o src/sql/run_args.o src/sql/run_views.o \
 	src/sql/run_report.o src/sql/run_entry.o src/sql/run_control.o \
 	src/sql/run_background.o src/sql/run_sweep.o src/sql/run_record_check.o \
-	src/sql/run_nodes.o src/sql/workload_list.o
+	src/sql/run_nodes.o src/sql/run_compare.o src/sql/workload_list.o
 PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
 	src/load/page_writers.o src/load/bulk_insert.o \

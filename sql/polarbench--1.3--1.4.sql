@@ -277,3 +277,277 @@ CREATE VIEW polarbench_datasets AS
 	 ORDER BY pg_catalog.min(l.ord);
 
 GRANT SELECT ON polarbench_datasets TO PUBLIC;
+
+/*
+ * Comparisons you can trust: each progress row keeps its interval's
+ * latency histogram, in compact form, so that a run's percentiles can be
+ * compared with their interval; polarbench_compare() and
+ * polarbench_steadiness() read them, and a sweep's table shows each cell's
+ * interval and, with compare_to, marks the cells that differ.  The sweep
+ * table's new argument makes it a new function: the old one is dropped
+ * (its EXECUTE is PUBLIC's, as the new one's).
+ */
+ALTER TABLE polarbench_progress_data ADD COLUMN latency_histogram bigint[];
+
+/*
+ * latency_histogram is the interval's latency histogram in compact form:
+ * its non-empty buckets, as pairs of (the bucket's lower bound in ns, the
+ * transactions in it); NULL when the run kept counters only.
+ */
+CREATE OR REPLACE VIEW polarbench_progress AS
+	SELECT run_id, elapsed, transactions, tps, qps, latency_avg,
+		   latency_stddev, failed, reads, writes, others, errors, latency_p95,
+		   latency_p50, latency_p90, latency_p99, latency_p999, latency_max,
+		   failed_serialization, failed_deadlock, retried, retries, skipped,
+		   late, lag_avg, latency_histogram
+	  FROM polarbench_progress_data;
+
+DROP FUNCTION polarbench_sweep_table(bigint, text);
+
+/*
+ * A sweep as the seeds' tables show one: a row per client count, a column
+ * per setting set (with its variable and option sets, when they vary),
+ * and in each cell the metric (qps, tps, latency_avg, latency_p50 ..
+ * latency_p999, latency_max, failed): with repetitions, their geometric
+ * mean and its 95% interval (Student's t on the logs; their median and
+ * spread, half the range as a share of the median, when a figure is
+ * zero).  compare_to => N marks every other cell faster, slower or no
+ * difference shown against column N's at the same client count, as
+ * polarbench_compare_figures() compares them.
+ */
+CREATE FUNCTION polarbench_sweep_table(sweep_id bigint, metric text DEFAULT 'qps',
+									   compare_to int DEFAULT NULL)
+RETURNS SETOF text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	columns		text[];
+	widths		int[];
+	line		text;
+	width0		int := 7;
+	cells		jsonb := '{}';
+	figures		jsonb := '{}';
+	clients		int[] := '{}';
+	cr			record;
+	iv			record;
+	cmp			record;
+	cell		text;
+	key			text;
+	ref			text;
+	by_vars		boolean;
+	by_options	boolean;
+	repeated	boolean := false;
+BEGIN
+	IF metric IS NULL OR metric NOT IN ('qps', 'tps', 'latency_avg', 'latency_p50',
+			'latency_p90', 'latency_p95', 'latency_p99', 'latency_p999',
+			'latency_max', 'failed') THEN
+		RAISE EXCEPTION 'unrecognized sweep metric "%"', metric
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'The metrics are qps, tps, latency_avg, latency_p50, latency_p90, latency_p95, latency_p99, latency_p999, latency_max and failed.';
+	END IF;
+	IF compare_to IS NOT NULL AND metric = 'failed' THEN
+		RAISE EXCEPTION 'compare_to marks cells of throughput or latency, not of failed transactions'
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Give a metric of throughput (qps, tps) or of latency.';
+	END IF;
+	-- the columns: each setting set with its variable and option sets, in order
+	SELECT count(DISTINCT coalesce(r.vars::text, '')) > 1,
+		   count(DISTINCT coalesce(r.options::text, '')) > 1
+	  INTO by_vars, by_options
+	  FROM @extschema@.polarbench_runs r
+	 WHERE r.sweep_id = polarbench_sweep_table.sweep_id;
+	SELECT array_agg(label ORDER BY first) INTO columns
+	  FROM (SELECT 'set ' || r.sweep_set
+				   || coalesce(' server ' || r.server_settings::text, '')
+				   || coalesce(' ' || r.settings::text, '')
+				   || CASE WHEN by_vars THEN coalesce(' vars ' || r.vars::text, '') ELSE '' END
+				   || CASE WHEN by_options THEN coalesce(' options ' || r.options::text, '') ELSE '' END AS label,
+				   min(r.sweep_run) AS first
+			  FROM @extschema@.polarbench_runs r
+			 WHERE r.sweep_id = polarbench_sweep_table.sweep_id
+			 GROUP BY 1) l;
+	IF columns IS NULL THEN
+		RAISE EXCEPTION 'sweep % does not exist', polarbench_sweep_table.sweep_id
+			USING ERRCODE = 'undefined_object',
+				  HINT = 'A sweep''s id is the run_id of its first run; its runs are in polarbench_runs with that sweep_id.';
+	END IF;
+	IF compare_to < 1 OR compare_to > cardinality(columns) THEN
+		RAISE EXCEPTION 'compare_to must be a column of sweep %, from 1 to %',
+			polarbench_sweep_table.sweep_id, cardinality(columns)
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+
+	-- every cell, as text, by client count and column, and its figures
+	FOR cr IN EXECUTE format($q$
+		SELECT r.clients, array_position($2, 'set ' || r.sweep_set
+				   || coalesce(' server ' || r.server_settings::text, '')
+				   || coalesce(' ' || r.settings::text, '')
+				   || CASE WHEN $3 THEN coalesce(' vars ' || r.vars::text, '') ELSE '' END
+				   || CASE WHEN $4 THEN coalesce(' options ' || r.options::text, '') ELSE '' END) AS col,
+			   array_agg(r.%1$I::float8 ORDER BY r.sweep_run) AS figures,
+			   CASE WHEN count(*) = 1 THEN round(min(r.%1$I)::numeric, 3)::text
+					ELSE round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.%1$I)::numeric, 3)::text
+						 || coalesce(' ±' || round((100 * (max(r.%1$I) - min(r.%1$I)) / 2
+								/ nullif(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.%1$I), 0))::numeric, 1)
+						 || '%%', '')
+			   END AS cell
+		  FROM @extschema@.polarbench_runs r
+		 WHERE r.sweep_id = $1
+		 GROUP BY r.clients, 2$q$, metric)
+		USING polarbench_sweep_table.sweep_id, columns, by_vars, by_options
+	LOOP
+		key := cr.clients || ':' || cr.col;
+		cell := cr.cell;
+		IF cardinality(cr.figures) >= 2 THEN
+			repeated := true;
+			SELECT * INTO iv FROM @extschema@.polarbench_interval(cr.figures);
+			IF iv.center IS NOT NULL THEN
+				cell := round(iv.center::numeric, 3) || ' [' || round(iv.low::numeric, 3)
+						|| ', ' || round(iv.high::numeric, 3) || ']';
+			END IF;
+		END IF;
+		cells := cells || jsonb_build_object(key, coalesce(cell, ''));
+		figures := figures || jsonb_build_object(key, to_jsonb(cr.figures));
+		IF NOT cr.clients = ANY (clients) THEN
+			clients := clients || cr.clients;
+		END IF;
+	END LOOP;
+	SELECT array_agg(x ORDER BY x) INTO clients FROM unnest(clients) x;
+
+	-- the marks: each cell against column compare_to's at its client count
+	IF compare_to IS NOT NULL THEN
+		IF NOT repeated THEN
+			RAISE EXCEPTION 'sweep % has no repetitions to compare', polarbench_sweep_table.sweep_id
+				USING ERRCODE = 'object_not_in_prerequisite_state',
+					  HINT = 'A cell of one run has no interval: run the sweep with repeat => 2 or more.';
+		END IF;
+		FOR n IN 1..cardinality(clients) LOOP
+			ref := clients[n] || ':' || compare_to;
+			CONTINUE WHEN figures->ref IS NULL;
+			FOR c IN 1..cardinality(columns) LOOP
+				key := clients[n] || ':' || c;
+				CONTINUE WHEN c = compare_to OR figures->key IS NULL;
+				SELECT * INTO cmp
+				  FROM @extschema@.polarbench_compare_figures(
+						ARRAY(SELECT jsonb_array_elements_text(figures->ref)::float8),
+						ARRAY(SELECT jsonb_array_elements_text(figures->key)::float8),
+						lower_is_better => metric LIKE 'latency%');
+				IF cmp.verdict IS NOT NULL THEN
+					cells := jsonb_set(cells, ARRAY[key], to_jsonb((cells->>key) || ' ' || cmp.verdict));
+				END IF;
+			END LOOP;
+		END LOOP;
+	END IF;
+
+	widths := array_fill(0, ARRAY[cardinality(columns)]);
+	FOR c IN 1..cardinality(columns) LOOP
+		widths[c] := length(columns[c]);
+		FOR n IN 1..cardinality(clients) LOOP
+			widths[c] := greatest(widths[c], length(coalesce(cells->>(clients[n] || ':' || c), '')));
+		END LOOP;
+	END LOOP;
+
+	line := lpad('clients', width0);
+	FOR c IN 1..cardinality(columns) LOOP
+		line := line || ' | ' || rpad(columns[c], widths[c]);
+	END LOOP;
+	RETURN NEXT line;
+	line := repeat('-', width0);
+	FOR c IN 1..cardinality(columns) LOOP
+		line := line || '-+-' || repeat('-', widths[c]);
+	END LOOP;
+	RETURN NEXT line;
+	FOR n IN 1..cardinality(clients) LOOP
+		line := lpad(clients[n]::text, width0);
+		FOR c IN 1..cardinality(columns) LOOP
+			line := line || ' | ' || lpad(coalesce(cells->>(clients[n] || ':' || c), ''), widths[c]);
+		END LOOP;
+		RETURN NEXT line;
+	END LOOP;
+END
+$$;
+
+/*
+ * Is B faster than A, by how much, and how sure: one row per metric (tps,
+ * qps, latency_avg, latency_p50, latency_p95, latency_p99, and the latency
+ * metrics of each statement or operation when both sides run the same
+ * workload) with A's value, B's (value_a, value_b: the geometric mean of
+ * a side's runs, or its one run's), the ratio B/A and its 95% interval, the
+ * verdict (faster, slower, no difference shown; equivalent when the
+ * interval lies within 1 +- threshold), the method, and for a difference
+ * not shown how many runs a side would show one of the size seen.  With
+ * two or more runs on a side, runs are the unit (Welch's t on the logs of
+ * their figures); with one run a side, the runs' progress intervals (batch
+ * means, and a block bootstrap of the interval histograms for
+ * percentiles).  A role compares only runs whose texts it may read.
+ */
+CREATE FUNCTION polarbench_compare(a bigint[], b bigint[],
+								   threshold float8 DEFAULT NULL,
+								   OUT metric text, OUT part text,
+								   OUT value_a float8, OUT value_b float8,
+								   OUT ratio float8, OUT ratio_low float8,
+								   OUT ratio_high float8, OUT verdict text,
+								   OUT method text, OUT runs_needed int,
+								   OUT note text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'polarbench_compare'
+LANGUAGE C CALLED ON NULL INPUT STABLE PARALLEL RESTRICTED;
+
+/* The same, for one run on each side */
+CREATE FUNCTION polarbench_compare(a bigint, b bigint,
+								   threshold float8 DEFAULT NULL,
+								   OUT metric text, OUT part text,
+								   OUT value_a float8, OUT value_b float8,
+								   OUT ratio float8, OUT ratio_low float8,
+								   OUT ratio_high float8, OUT verdict text,
+								   OUT method text, OUT runs_needed int,
+								   OUT note text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'polarbench_compare'
+LANGUAGE C CALLED ON NULL INPUT STABLE PARALLEL RESTRICTED;
+
+/*
+ * Whether a run's throughput drifted: its last third against its first,
+ * from batch means of its progress intervals, with the drift in percent
+ * and its 95% interval.  A drifting machine makes every comparison with
+ * the run doubtful; polarbench_compare warns of it.
+ */
+CREATE FUNCTION polarbench_steadiness(run_id bigint, OUT drifted boolean,
+									  OUT drift float8, OUT drift_low float8,
+									  OUT drift_high float8,
+									  OUT first_tps float8, OUT last_tps float8,
+									  OUT batch_length int, OUT method text,
+									  OUT note text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'polarbench_steadiness'
+LANGUAGE C CALLED ON NULL INPUT STABLE PARALLEL RESTRICTED;
+
+/*
+ * The geometric mean of some figures (a sweep cell's repetitions) and its
+ * 95% interval, Student's t on their logs; nulls are left out, and there
+ * is no interval under two figures or with one of zero.
+ */
+CREATE FUNCTION polarbench_interval(figures float8[],
+									OUT center float8, OUT low float8,
+									OUT high float8)
+RETURNS record
+AS 'MODULE_PATHNAME', 'polarbench_interval'
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+
+/*
+ * Two sets of figures compared as polarbench_compare compares runs' (runs
+ * as the unit): the ratio of b's geometric mean to a's, its 95% interval
+ * by Welch's t on the logs, the verdict (lower_is_better for latencies),
+ * the method, and the runs a side that would show a difference of the size
+ * seen.  Nulls are left out.
+ */
+CREATE FUNCTION polarbench_compare_figures(a float8[], b float8[],
+										   lower_is_better boolean DEFAULT false,
+										   threshold float8 DEFAULT NULL,
+										   OUT ratio float8, OUT ratio_low float8,
+										   OUT ratio_high float8, OUT verdict text,
+										   OUT method text, OUT runs_needed int)
+RETURNS record
+AS 'MODULE_PATHNAME', 'polarbench_compare_figures'
+LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE;

@@ -69,6 +69,19 @@ CREATE OPERATOR public.- (LEFTARG = jsonb, RIGHTARG = text, FUNCTION = public.js
 CREATE FUNCTION public.int4_minus(integer, integer) RETURNS integer LANGUAGE plpgsql AS $$
 BEGIN PERFORM public.planted('-(integer, integer)'); RETURN $1 OPERATOR(pg_catalog.-) $2; END $$;
 CREATE OPERATOR public.- (LEFTARG = integer, RIGHTARG = integer, FUNCTION = public.int4_minus);
+-- what the comparisons and the sweep table's intervals and marks call
+CREATE FUNCTION public.int8_gt_int4(bigint, integer) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN PERFORM public.planted('>(bigint, integer)'); RETURN $1 OPERATOR(pg_catalog.>) $2; END $$;
+CREATE OPERATOR public.> (LEFTARG = bigint, RIGHTARG = integer, FUNCTION = public.int8_gt_int4);
+CREATE FUNCTION public.name_eq_text(name, text) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN PERFORM public.planted('=(name, text)'); RETURN $1 OPERATOR(pg_catalog.=) $2; END $$;
+CREATE OPERATOR public.= (LEFTARG = name, RIGHTARG = text, FUNCTION = public.name_eq_text);
+CREATE FUNCTION public.round(numeric, integer) RETURNS numeric LANGUAGE plpgsql AS $$
+BEGIN PERFORM public.planted('round(numeric, integer)'); RETURN pg_catalog.round($1, $2); END $$;
+CREATE FUNCTION public.jsonb_array_elements_text(jsonb) RETURNS SETOF text LANGUAGE plpgsql AS $$
+BEGIN PERFORM public.planted('jsonb_array_elements_text(jsonb)'); RETURN QUERY SELECT pg_catalog.jsonb_array_elements_text($1); END $$;
+CREATE FUNCTION public.to_jsonb(double precision[]) RETURNS jsonb LANGUAGE plpgsql AS $$
+BEGIN PERFORM public.planted('to_jsonb(double precision[])'); RETURN pg_catalog.to_jsonb($1); END $$;
 RESET ROLE;
 
 -- a superuser with public first on its search_path runs and reads
@@ -90,6 +103,20 @@ SELECT pg_catalog.count(*) OPERATOR(pg_catalog.>) 0 AS runs_view FROM polarbench
 SELECT pg_catalog.count(*) OPERATOR(pg_catalog.>=) 0 AS operations_view FROM polarbench_operations;
 SELECT pg_catalog.count(*) OPERATOR(pg_catalog.>=) 0 AS wait_events_view FROM polarbench_wait_events;
 SELECT transactions FROM polarbench_wait(:pgbench_run);
+-- comparisons, steadiness, and a sweep's table with intervals and marks
+SELECT pg_catalog.count(*) AS comparison_rows,
+	   pg_catalog.count(verdict) OPERATOR(pg_catalog.=) 0 AS no_verdict
+  FROM polarbench_compare(:pgbench_run, :pgbench_run);
+SELECT pg_catalog.count(*) AS comparison_rows
+  FROM polarbench_compare(ARRAY[:pgbench_run, :sysbench_run]::bigint[], ARRAY[:ycsb_run]::bigint[]);
+SELECT note IS NOT NULL AS says_why, drifted FROM polarbench_steadiness(:pgbench_run);
+SELECT verdict FROM polarbench_compare_figures('{1, 1.1}', '{2, 2.1}');
+SELECT center IS NOT NULL AS interval FROM polarbench_interval('{1, 1.1}');
+SET client_min_messages = warning;
+SELECT sweep_id AS sweep FROM polarbench_sweep('select-only', transactions => 5, repeat => 2,
+		settings => ARRAY['{"work_mem": "4MB"}', '{"work_mem": "8MB"}']::jsonb[]) LIMIT 1 \gset
+RESET client_min_messages;
+SELECT pg_catalog.count(*) AS table_lines FROM polarbench_sweep_table(:sweep, 'tps', compare_to => 1);
 SET client_min_messages = warning;
 SELECT dataset FROM polarbench_init('ycsb', records => 100);
 SELECT dataset FROM polarbench_init('sysbench', tables => 1, table_size => 100, parallel => 2);

@@ -103,6 +103,7 @@ CREATE TABLE polarbench_progress_data (
 	skipped				bigint,
 	late				bigint,
 	lag_avg				float8,
+	latency_histogram	bigint[],
 	PRIMARY KEY (run_id, elapsed)
 );
 
@@ -274,12 +275,17 @@ CREATE VIEW polarbench_runs AS
 											   r.started_at, r.error_sqlstate,
 											   r.error_message) s;
 
+/*
+ * latency_histogram is the interval's latency histogram in compact form:
+ * its non-empty buckets, as pairs of (the bucket's lower bound in ns, the
+ * transactions in it); NULL when the run kept counters only.
+ */
 CREATE VIEW polarbench_progress AS
 	SELECT run_id, elapsed, transactions, tps, qps, latency_avg,
 		   latency_stddev, failed, reads, writes, others, errors, latency_p95,
 		   latency_p50, latency_p90, latency_p99, latency_p999, latency_max,
 		   failed_serialization, failed_deadlock, retried, retries, skipped,
-		   late, lag_avg
+		   late, lag_avg, latency_histogram
 	  FROM polarbench_progress_data;
 
 CREATE VIEW polarbench_statements AS

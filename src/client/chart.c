@@ -2,13 +2,17 @@
  *
  * chart.c
  *	  Charts as self-contained SVG files that any browser opens: a run's
- *	  progress (tps and p99 latency over time) or a sweep's curves (qps
- *	  against concurrency, a line per setting set).  Each panel has a
+ *	  progress (tps and p99 latency over time), a comparison's (every run's
+ *	  of both sides, on the same axes), or a sweep's curves (qps against
+ *	  concurrency, a line per setting set, each point with its interval
+ *	  when it has repetitions).  Each panel has a
  *	  title, both axes labelled with their units, ticks at round values,
  *	  and a legend, so that it reads without the terminal output.
  *
  * Every series is a <polyline class="series"> with its label in
- * data-label, so that tools (and the tests) can find them.
+ * data-label, so that tools (and the tests) can find them; a point with an
+ * interval (a sweep's cell of repetitions) has a <path class="interval">
+ * of the same label, a bar from its low end to its high end.
  *
  *-------------------------------------------------------------------------
  */
@@ -115,6 +119,8 @@ draw_panel(FILE *f, const ChartPanel *p, int y0)
 			xlo = Min(xlo, p->series[s].x[i]);
 			xhi = Max(xhi, p->series[s].x[i]);
 			yhi = Max(yhi, p->series[s].y[i]);
+			if (p->series[s].high != NULL && isfinite(p->series[s].high[i]))
+				yhi = Max(yhi, p->series[s].high[i]);
 		}
 	if (xlo > xhi)
 		xlo = xhi = 0;
@@ -196,6 +202,20 @@ draw_panel(FILE *f, const ChartPanel *p, int y0)
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
 					MARGIN_LEFT + pw * x_pos(p, ser->x[i], xlo, xhi),
 					top + ph - ph * ser->y[i] / yhi, colour);
+		/* each point's interval, a bar with caps */
+		for (int i = 0; ser->low != NULL && ser->high != NULL && i < ser->n; i++)
+		{
+			double		x = MARGIN_LEFT + pw * x_pos(p, ser->x[i], xlo, xhi);
+			double		ylow = top + ph - ph * ser->low[i] / yhi;
+			double		yhigh = top + ph - ph * ser->high[i] / yhi;
+
+			if (!isfinite(ser->low[i]) || !isfinite(ser->high[i]))
+				continue;
+			fprintf(f, "<path class=\"interval\" data-label=\"");
+			xml_text(f, ser->label);
+			fprintf(f, "\" d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" stroke=\"%s\" stroke-width=\"1.5\" fill=\"none\"/>\n",
+					x, ylow, yhigh, x - 5, ylow, x + 5, x - 5, yhigh, x + 5, colour);
+		}
 		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>\n",
 				MARGIN_LEFT + pw + 20, top + 10 + 20 * s, colour);
 		fprintf(f, "<text class=\"legend\" x=\"%d\" y=\"%d\" font-size=\"12\">",

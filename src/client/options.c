@@ -45,7 +45,9 @@ enum
 	OPT_SVG,
 	OPT_RESTART_COMMAND,
 	OPT_RESTORE,
-	OPT_LIST
+	OPT_LIST,
+	OPT_COMPARE,
+	OPT_THRESHOLD
 };
 
 static const char short_options[] = "b:c:d:D:f:F:h:ij:L:nNp:P:qrR:s:St:T:U:vV?";
@@ -95,6 +97,8 @@ static const struct option long_options[] = {
 	{"restart-command", required_argument, NULL, OPT_RESTART_COMMAND},
 	{"restore", no_argument, NULL, OPT_RESTORE},
 	{"list", optional_argument, NULL, OPT_LIST},
+	{"compare", required_argument, NULL, OPT_COMPARE},
+	{"threshold", required_argument, NULL, OPT_THRESHOLD},
 	{NULL, 0, NULL, 0}
 };
 
@@ -112,7 +116,10 @@ typedef struct ParseState
 	bool		restore;		/* --restore */
 	bool		list;			/* --list */
 	bool		list_scripts;	/* -b list */
+	const char *compare_a;		/* --compare's run ids, side A */
+	const char *compare_b;		/* the argument after them, side B */
 	bool		benchmarking_option_set;
+	bool		output_option_set;	/* --report, --svg: runs and comparisons */
 	bool		initialization_option_set;
 } ParseState;
 
@@ -191,6 +198,14 @@ usage(void)
 		   "  --report=STYLE           json, csv, or the style of a workload's tool, as\n"
 		   "                           \"--list\" shows them (default: the workload's)\n"
 		   "  --svg=FILE               draw the run's progress, or the sweep, as SVG\n"
+		   "\nComparisons:\n"
+		   "  --compare=ID[,...] ID[,...]\n"
+		   "                           compare the runs of the first ids (A) with those of\n"
+		   "                           the second (B): each metric's ratio B/A with its 95%%\n"
+		   "                           interval and whether B is faster, then exit; with\n"
+		   "                           --report json or csv as data, with --svg drawn\n"
+		   "  --threshold=FRACTION     with --compare, call a ratio whose interval lies\n"
+		   "                           within 1 +- FRACTION equivalent (0.05: 5%%)\n"
 		   "\nCommon options:\n"
 		   "  -d, --dbname=DBNAME      database name to connect to\n"
 		   "  -h, --host=HOSTNAME[,...]\n"
@@ -539,15 +554,96 @@ parse_report_option(int c, const char *arg, ParseState *ps)
 		case OPT_REPORT:
 			/* json, csv, or a workload's tool's: checked once connected */
 			opts->report = pg_strdup(arg);
-			break;
+			/* a run's or a comparison's */
+			ps->output_option_set = true;
+			return true;
 		case OPT_SVG:
 			opts->svg = pg_strdup(arg);
-			break;
+			ps->output_option_set = true;
+			return true;
 		default:
 			return false;
 	}
 	ps->benchmarking_option_set = true;
 	return true;
+}
+
+/*
+ * parse_compare_option
+ *		--compare and --threshold.  Returns whether c is one of them.
+ */
+static bool
+parse_compare_option(int c, const char *arg, ParseState *ps)
+{
+	ClientOptions *opts = &ps->cmd->run;
+	char	   *end;
+
+	switch (c)
+	{
+		case OPT_COMPARE:
+			ps->compare_a = pg_strdup(arg);
+			return true;
+		case OPT_THRESHOLD:
+			errno = 0;
+			opts->threshold = strtod(arg, &end);
+			if (arg[0] == '\0' || *end != '\0' || errno != 0 ||
+				!(opts->threshold > 0 && opts->threshold < 1))
+			{
+				pg_log_error("invalid value \"%s\" for option --threshold", arg);
+				pg_log_error_detail("Expecting a fraction above 0 and below 1, as 0.05 for 5%%.");
+				exit(1);
+			}
+			return true;
+	}
+	return false;
+}
+
+/*
+ * parse_run_ids
+ *		A side of --compare, run ids separated by commas, into its ids, the
+ *		list as given and a SQL array; exits on anything but integers.
+ */
+static int
+parse_run_ids(const char *arg, char ***ids, char **list, char **array)
+{
+	char	   *copy = pg_strdup(arg);
+	char	   *tok;
+	char	   *save = NULL;
+	int			n = 0;
+	PQExpBufferData l;
+	PQExpBufferData a;
+
+	initPQExpBuffer(&l);
+	initPQExpBuffer(&a);
+	*ids = NULL;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save))
+	{
+		char	   *end;
+		long long	id;
+
+		errno = 0;
+		id = strtoll(tok, &end, 10);
+		if (tok[0] == '\0' || *end != '\0' || errno != 0)
+		{
+			pg_log_error("invalid run id \"%s\" in --compare", tok);
+			pg_log_error_hint("Give each side's run ids separated by commas: --compare 12,13 14,15.");
+			exit(1);
+		}
+		*ids = pg_realloc(*ids, sizeof(char *) * (n + 1));
+		(*ids)[n++] = psprintf("%lld", id);
+		appendPQExpBuffer(&l, "%s%lld", n > 1 ? "," : "", id);
+	}
+	if (n == 0)
+	{
+		pg_log_error("--compare needs the run ids of two sides");
+		pg_log_error_hint("Give each side's run ids separated by commas: --compare 12,13 14,15.");
+		exit(1);
+	}
+	appendPQExpBuffer(&a, "{%s}", l.data);
+	*list = l.data;
+	*array = a.data;
+	free(copy);
+	return n;
 }
 
 /*
@@ -720,9 +816,10 @@ static void
 decide_mode(ParseState *ps)
 {
 	ClientCommand *cmd = ps->cmd;
-	const ClientOptions *opts = &cmd->run;
+	ClientOptions *opts = &cmd->run;
 	bool		run_option_set = ps->init || ps->benchmarking_option_set ||
-		ps->initialization_option_set || opts->restart_command != NULL;
+		ps->output_option_set || ps->initialization_option_set ||
+		opts->restart_command != NULL;
 
 	/* pgbench lists its scripts whatever else the line says */
 	if (ps->list_scripts)
@@ -747,7 +844,40 @@ decide_mode(ParseState *ps)
 		pg_log_error_hint("Try \"%s --help\" for more information.", progname);
 		exit(1);
 	}
-	if (ps->init && ps->benchmarking_option_set)
+	if (ps->compare_a != NULL)
+	{
+		if (ps->init || ps->benchmarking_option_set || ps->initialization_option_set ||
+			opts->restart_command != NULL || ps->restore || ps->list)
+		{
+			pg_log_error("--compare cannot be used with options of a run, a load or a list");
+			pg_log_error_hint("It takes the connection's options, --report json or csv, --svg and --threshold.");
+			exit(1);
+		}
+		if (ps->compare_b == NULL)
+		{
+			pg_log_error("--compare needs the run ids of two sides");
+			pg_log_error_hint("Give each side's run ids separated by commas: --compare 12,13 14,15.");
+			exit(1);
+		}
+		if (opts->report != NULL && strcmp(opts->report, "json") != 0 &&
+			strcmp(opts->report, "csv") != 0)
+		{
+			pg_log_error("--compare reports as a table, json or csv, not as %s", opts->report);
+			exit(1);
+		}
+		opts->ncompare_a = parse_run_ids(ps->compare_a, &opts->compare_a,
+										 &opts->compare_a_list, &opts->compare_a_array);
+		opts->ncompare_b = parse_run_ids(ps->compare_b, &opts->compare_b,
+										 &opts->compare_b_list, &opts->compare_b_array);
+		cmd->mode = PB_MODE_COMPARE;
+		return;
+	}
+	if (opts->threshold > 0)
+	{
+		pg_log_error("--threshold is used with --compare");
+		exit(1);
+	}
+	if (ps->init && (ps->benchmarking_option_set || ps->output_option_set))
 	{
 		pg_log_error("some of the specified options cannot be used in initialization (-i) mode");
 		exit(1);
@@ -911,6 +1041,8 @@ take_arguments(int argc, char **argv, ParseState *ps)
 {
 	if (optind < argc && ps->list && ps->cmd->list_name == NULL)
 		ps->cmd->list_name = argv[optind++];
+	if (optind < argc && ps->compare_a != NULL && ps->compare_b == NULL)
+		ps->compare_b = argv[optind++];
 	if (optind < argc && ps->dbname == NULL)
 		ps->dbname = argv[optind++];
 	if (optind < argc)
@@ -966,6 +1098,7 @@ parse_command_line(int argc, char **argv, ClientCommand *cmd)
 			parse_run_option(c, optarg, &ps) ||
 			parse_init_option(c, optarg, &ps) ||
 			parse_report_option(c, optarg, &ps) ||
+			parse_compare_option(c, optarg, &ps) ||
 			parse_sweep_option(c, optarg, &ps) ||
 			parse_mode_option(c, optarg, &ps, argc, argv))
 			continue;
@@ -983,6 +1116,12 @@ parse_command_line(int argc, char **argv, ClientCommand *cmd)
 	cmd->ntargets = make_targets(ps.host, ps.port, ps.user, ps.dbname, &cmd->targets);
 	if (cmd->mode == PB_MODE_RUN)
 		check_run_options(&cmd->run, cmd->ntargets);
+	if (cmd->mode == PB_MODE_COMPARE && cmd->ntargets > 1)
+	{
+		pg_log_error("--compare compares the runs of one node");
+		pg_log_error_hint("The runs of a hot standby are stored on its primary: compare them there.");
+		exit(1);
+	}
 	if (cmd->mode == PB_MODE_INIT && cmd->ntargets > 1)
 	{
 		pg_log_error("-i initializes one node");

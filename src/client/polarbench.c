@@ -8,9 +8,9 @@
  * with the same script library the server uses, so that a syntax error is
  * reported with its file and line before anything is sent; then it does
  * what the command asks: polarbench_init() for -i, the lists of --list
- * (catalog.c), --restore (restart.c), a sweep (sweep.c), a run on several
- * nodes (nodes.c), or one run, printed in the style of the workload's tool
- * or of --report.  Progress arrives as NOTICE messages already in the
+ * (catalog.c), --restore (restart.c), a comparison of runs (compare.c), a
+ * sweep (sweep.c), a run on several nodes (nodes.c), or one run, printed
+ * in the style of the workload's tool or of --report.  Progress arrives as NOTICE messages already in the
  * tool's words and goes to stderr as it comes.  Ctrl-C or SIGTERM sends a
  * cancel request, which the server records as a canceled run.
  *
@@ -277,6 +277,13 @@ run_command(ClientCommand *cmd)
 			if (!ensure_extension(conn, false))
 				exit_nicely(conn, 1);
 			status = list_catalog(conn, cmd->list_name);
+			PQfinish(conn);
+			return status;
+		case PB_MODE_COMPARE:
+			conn = connect_target(&cmd->targets[0], true);
+			if (!ensure_extension(conn, false))
+				exit_nicely(conn, 1);
+			status = run_compare(conn, opts);
 			PQfinish(conn);
 			return status;
 		case PB_MODE_INIT:

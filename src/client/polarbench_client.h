@@ -6,14 +6,15 @@
  *	  options into calls (run_query.c), prepare a database (setup.c), look
  *	  up the server's workloads and data sets (catalog.c), apply settings
  *	  that need a restart (restart.c), run sweeps (sweep.c), runs on
- *	  several nodes (nodes.c), print reports (report.c, report_data.c) and
- *	  charts (chart.c), and read the command line (scripts.c, options.c).
+ *	  several nodes (nodes.c), print reports (report.c, report_data.c),
+ *	  charts (chart.c) and comparisons of runs (compare.c), and read the
+ *	  command line (scripts.c, options.c).
  *
  * In layers, each file calling only those above it in this list (the
  * order of PB_CLIENT_NAMES in the Makefile, which test/check_layers.sh
  * checks): client_conn.c, run_query.c, report_data.c, report.c, chart.c,
- * setup.c, catalog.c, restart.c, sweep.c, nodes.c, scripts.c, options.c,
- * polarbench.c.
+ * compare.c, setup.c, catalog.c, restart.c, sweep.c, nodes.c, scripts.c,
+ * options.c, polarbench.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -102,6 +103,17 @@ typedef struct ClientOptions
 	const char *restart_command;	/* --restart-command */
 	bool		no_vacuum;		/* -n */
 	bool		vacuum_all;		/* -v */
+
+	/* --compare A,B C,D: each side's run ids, as given and as SQL arrays */
+	char	  **compare_a;
+	int			ncompare_a;
+	char	  **compare_b;
+	int			ncompare_b;
+	char	   *compare_a_list;	/* "12,13" */
+	char	   *compare_b_list;
+	char	   *compare_a_array;	/* "{12,13}" */
+	char	   *compare_b_array;
+	double		threshold;		/* --threshold, a fraction; 0: none */
 } ClientOptions;
 
 /* pgbench -i's options, passed to polarbench_init() */
@@ -134,7 +146,8 @@ typedef enum ClientMode
 	PB_MODE_INIT,				/* -i */
 	PB_MODE_RESTORE,			/* --restore */
 	PB_MODE_LIST,				/* --list [NAME] */
-	PB_MODE_LIST_SCRIPTS		/* -b list */
+	PB_MODE_LIST_SCRIPTS,		/* -b list */
+	PB_MODE_COMPARE				/* --compare A,B C,D */
 } ClientMode;
 
 /* The command line, read (options.c) */
@@ -225,6 +238,8 @@ typedef struct ChartSeries
 	double	   *x;
 	double	   *y;
 	int			n;
+	double	   *low;			/* each point's interval, or NULL (NAN: none) */
+	double	   *high;
 } ChartSeries;
 typedef struct ChartPanel
 {
@@ -240,6 +255,9 @@ extern bool write_svg(const char *path, const char *title,
 					  const ChartPanel *panels, int npanels);
 extern bool chart_run_progress(PGconn *conn, const char *path,
 							   const char *title, const char *run_id);
+
+/* compare.c */
+extern int	run_compare(PGconn *conn, const ClientOptions *opts);
 
 /* setup.c */
 extern bool ensure_extension(PGconn *conn, bool create);

@@ -1,11 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * sweep.c
- *	  Sweeps, as the reference reports' tables: every client count of -c 8,16,32 with
- *	  every setting set of --set, repeat times, printed as one table (rows:
- *	  concurrency, columns: setting sets, cells: qps for sysbench's and
- *	  YCSB's workloads, tps for pgbench's scripts), or as data (--report
- *	  csv, json), or drawn (--svg).
+ *	  Sweeps, as the reference reports tabulate them: every client count of
+ *	  -c 8,16,32 with every setting set of --set, repeat times, printed as
+ *	  one table (rows: concurrency, columns: setting sets, cells: qps for
+ *	  the workloads of other tools, tps for pgbench's scripts; with repetitions, each
+ *	  cell's interval, and its mark against the first setting set's), or as
+ *	  data (--report csv, json), or drawn (--svg, with the intervals).
  *
  * Each setting set runs as one polarbench_sweep() call, its settings
  * sorted by what changes them: a SET in every client, a reload, or a
@@ -16,8 +17,11 @@
  */
 #include "postgres_fe.h"
 
+#include <math.h>
+
 #include "common/logging.h"
 
+#include "pb_measure.h"
 #include "polarbench_client.h"
 
 /* One run of the sweep */
@@ -86,6 +90,69 @@ median(const double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/*
+ * A cell of the table: its runs' figures, what it shows of them, and its
+ * mark against the first setting set's cell at its client count
+ */
+typedef struct SweepCell
+{
+	int			n;				/* repetitions */
+	double		center;			/* the figure, or of several their geometric
+								 * mean (their median if one is zero) */
+	double		low;			/* the center's 95% interval, NAN when none */
+	double		high;
+	const char *mark;			/* faster, slower, no difference shown, or NULL */
+} SweepCell;
+
+/*
+ * sweep_cells
+ *		Every cell of the sweep, set by set (nsets * nclient_counts): its
+ *		center and interval (the geometric mean of its repetitions and its
+ *		95% interval, Student's t on their logs, as polarbench_sweep_table
+ *		shows it) and, when the sweep has several setting sets, its mark
+ *		against the first set's cell (Welch's t on the logs, as
+ *		polarbench_compare_figures() makes it).  Returns whether any cell
+ *		has an interval.
+ */
+static bool
+sweep_cells(const ClientOptions *opts, const SweepRun *runs, int nruns, int nsets,
+			bool qps, SweepCell *cells)
+{
+	double	   *values = pg_malloc(sizeof(double) * (nruns + 1));
+	double	   *first = pg_malloc(sizeof(double) * (nruns + 1));
+	bool		intervals = false;
+
+	for (int c = 0; c < opts->nclient_counts; c++)
+	{
+		int			nfirst = cell_values(runs, nruns, 0, opts->client_counts[c], qps, first);
+
+		for (int s = 0; s < nsets; s++)
+		{
+			SweepCell  *cell = &cells[s * opts->nclient_counts + c];
+			int			n = cell_values(runs, nruns, s, opts->client_counts[c], qps, values);
+			PbRatio		r;
+
+			cell->n = n;
+			cell->center = n > 0 ? values[0] : NAN;
+			cell->low = cell->high = NAN;
+			cell->mark = NULL;
+			if (n < 2)
+				continue;
+			if (pb_log_interval(values, n, PB_CONFIDENCE, &cell->center, &cell->low,
+								&cell->high) != PB_STAT_OK)
+				cell->center = median(values, n);
+			else
+				intervals = true;
+			if (s > 0 && nfirst > 0 &&
+				pb_ratio_of_runs(first, nfirst, values, n, PB_CONFIDENCE, &r) == PB_STAT_OK)
+				cell->mark = pb_verdict_name(pb_verdict(&r, false, 0));
+		}
+	}
+	free(values);
+	free(first);
+	return intervals;
+}
+
 /* The width of a string on a terminal: its UTF-8 characters. */
 static int
 text_width(const char *s)
@@ -121,9 +188,12 @@ set_label(const ClientOptions *opts, int i)
 
 /*
  * print_table
- *		The sweep as the reference reports tabulate one: a row per client count, a column per
- *		setting set, in each cell the median of the repetitions and, with
- *		several, their spread (half the range, as a share of the median).
+ *		The sweep as the reference reports tabulate one: a row per client
+ *		count, a column per setting set, in each cell the figure or, with
+ *		repetitions, their geometric mean and its 95% interval (their median
+ *		and spread, half the range as a share of the median, when a figure
+ *		is zero), marked faster, slower or no difference shown against the
+ *		first setting set's cell.
  */
 static void
 print_table(const ClientOptions *opts, const SweepRun *runs, int nruns,
@@ -132,6 +202,8 @@ print_table(const ClientOptions *opts, const SweepRun *runs, int nruns,
 	double	   *values = pg_malloc(sizeof(double) * (nruns + 1));
 	int		   *widths = pg_malloc(sizeof(int) * nsets);
 	char	  **cells = pg_malloc0(sizeof(char *) * nsets * opts->nclient_counts);
+	SweepCell  *stats = pg_malloc0(sizeof(SweepCell) * nsets * opts->nclient_counts);
+	bool		intervals = sweep_cells(opts, runs, nruns, nsets, qps, stats);
 
 	printf("%s by clients (rows) and setting set (columns): %s, ",
 		   qps ? "qps" : "tps",
@@ -141,8 +213,12 @@ print_table(const ClientOptions *opts, const SweepRun *runs, int nruns,
 		printf("%d s per run", opts->duration);
 	else
 		printf("%d transactions per client", opts->nxacts > 0 ? opts->nxacts : 10);
-	if (opts->repeat > 1)
+	if (opts->repeat > 1 && intervals)
+		printf(", geometric mean of %d and its 95%% interval", opts->repeat);
+	else if (opts->repeat > 1)
 		printf(", median of %d and spread", opts->repeat);
+	if (opts->repeat > 1 && nsets > 1 && intervals)
+		printf(", marked against the first setting set");
 	printf("\n");
 
 	for (int s = 0; s < nsets; s++)
@@ -151,12 +227,16 @@ print_table(const ClientOptions *opts, const SweepRun *runs, int nruns,
 		for (int c = 0; c < opts->nclient_counts; c++)
 		{
 			int			n = cell_values(runs, nruns, s, opts->client_counts[c], qps, values);
+			const SweepCell *st = &stats[s * opts->nclient_counts + c];
 			char	   *cell;
 
 			if (n == 0)
 				cell = pg_strdup("");
 			else if (n == 1)
 				cell = psprintf("%.1f", values[0]);
+			else if (!isnan(st->low))
+				cell = psprintf("%.1f [%.1f, %.1f]%s%s", st->center, st->low, st->high,
+								st->mark ? " " : "", st->mark ? st->mark : "");
 			else
 			{
 				double		m = median(values, n);
@@ -194,6 +274,7 @@ print_table(const ClientOptions *opts, const SweepRun *runs, int nruns,
 	}
 	free(values);
 	free(widths);
+	free(stats);
 }
 
 /* The run ids of the sweep as a SQL array literal. */
@@ -250,7 +331,7 @@ print_data(PGconn *conn, const ClientOptions *opts, const SweepRun *runs,
 	else
 	{
 		PQExpBufferData doc;
-		double	   *values = pg_malloc(sizeof(double) * (nruns + 1));
+		SweepCell  *cells = pg_malloc0(sizeof(SweepCell) * nsets * opts->nclient_counts);
 		char	   *rows;
 
 		rows = single_value(conn,
@@ -273,25 +354,36 @@ print_data(PGconn *conn, const ClientOptions *opts, const SweepRun *runs,
 			appendPQExpBufferStr(&doc, s > 0 ? ", " : "");
 			append_json_string(&doc, set_label(opts, s));
 		}
-		appendPQExpBufferStr(&doc, "], \"table\": [");
-		for (int c = 0; c < opts->nclient_counts; c++)
+		(void) sweep_cells(opts, runs, nruns, nsets, qps, cells);
+		/* each cell's figure (or center), interval and mark */
+		for (int part = 0; part < 3; part++)
 		{
-			appendPQExpBuffer(&doc, "%s[", c > 0 ? ", " : "");
-			for (int s = 0; s < nsets; s++)
+			appendPQExpBuffer(&doc, "], \"%s\": [",
+							  part == 0 ? "table" : part == 1 ? "intervals" : "marks");
+			for (int c = 0; c < opts->nclient_counts; c++)
 			{
-				int			n = cell_values(runs, nruns, s, opts->client_counts[c], qps, values);
+				appendPQExpBuffer(&doc, "%s[", c > 0 ? ", " : "");
+				for (int s = 0; s < nsets; s++)
+				{
+					const SweepCell *cell = &cells[s * opts->nclient_counts + c];
 
-				if (n == 0)
-					appendPQExpBuffer(&doc, "%snull", s > 0 ? ", " : "");
-				else
-					appendPQExpBuffer(&doc, "%s%.17g", s > 0 ? ", " : "", median(values, n));
+					appendPQExpBufferStr(&doc, s > 0 ? ", " : "");
+					if (part == 0 && cell->n > 0)
+						appendPQExpBuffer(&doc, "%.17g", cell->center);
+					else if (part == 1 && !isnan(cell->low))
+						appendPQExpBuffer(&doc, "[%.17g, %.17g]", cell->low, cell->high);
+					else if (part == 2 && cell->mark != NULL)
+						append_json_string(&doc, cell->mark);
+					else
+						appendPQExpBufferStr(&doc, "null");
+				}
+				appendPQExpBufferStr(&doc, "]");
 			}
-			appendPQExpBufferStr(&doc, "]");
 		}
 		appendPQExpBuffer(&doc, "], \"runs\": %s}\n", rows);
 		fputs(doc.data, stdout);
 		termPQExpBuffer(&doc);
-		free(values);
+		free(cells);
 	}
 	return true;
 }
@@ -300,7 +392,8 @@ print_data(PGconn *conn, const ClientOptions *opts, const SweepRun *runs,
  * chart_sweep
  *		--svg for a sweep: the metric against concurrency, a line per
  *		setting set, as Tencent Cloud's sysbench report draws QPS by
- *		concurrency.
+ *		concurrency; with repetitions, each point is their geometric mean,
+ *		drawn with its 95% interval.
  */
 static bool
 chart_sweep(const ClientOptions *opts, const SweepRun *runs, int nruns,
@@ -308,7 +401,8 @@ chart_sweep(const ClientOptions *opts, const SweepRun *runs, int nruns,
 {
 	ChartPanel	panel;
 	ChartSeries *series = pg_malloc0(sizeof(ChartSeries) * nsets);
-	double	   *values = pg_malloc(sizeof(double) * (nruns + 1));
+	SweepCell  *cells = pg_malloc0(sizeof(SweepCell) * nsets * opts->nclient_counts);
+	bool		intervals = sweep_cells(opts, runs, nruns, nsets, qps, cells);
 	bool		doubling = opts->nclient_counts > 2;
 
 	for (int c = 1; c < opts->nclient_counts; c++)
@@ -319,14 +413,24 @@ chart_sweep(const ClientOptions *opts, const SweepRun *runs, int nruns,
 		series[s].label = set_label(opts, s);
 		series[s].x = pg_malloc(sizeof(double) * opts->nclient_counts);
 		series[s].y = pg_malloc(sizeof(double) * opts->nclient_counts);
+		if (intervals)
+		{
+			series[s].low = pg_malloc(sizeof(double) * opts->nclient_counts);
+			series[s].high = pg_malloc(sizeof(double) * opts->nclient_counts);
+		}
 		for (int c = 0; c < opts->nclient_counts; c++)
 		{
-			int			n = cell_values(runs, nruns, s, opts->client_counts[c], qps, values);
+			const SweepCell *cell = &cells[s * opts->nclient_counts + c];
 
-			if (n == 0)
+			if (cell->n == 0)
 				continue;
 			series[s].x[series[s].n] = opts->client_counts[c];
-			series[s].y[series[s].n] = median(values, n);
+			series[s].y[series[s].n] = cell->center;
+			if (intervals)
+			{
+				series[s].low[series[s].n] = cell->low;
+				series[s].high[series[s].n] = cell->high;
+			}
 			series[s].n++;
 		}
 	}

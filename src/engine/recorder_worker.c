@@ -4,7 +4,8 @@
  *	  The run recorder: a background worker that writes a run's rows into
  *	  the result tables, each write in a transaction of its own, so that
  *	  any session can follow a run while it goes on: the run's row when the
- *	  clients are ready, a progress row every progress interval, and the
+ *	  clients are ready, a progress row every progress interval (with the
+ *	  interval's latency histogram, its non-empty buckets), and the
  *	  summary, status and per-command figures once every client is gone.
  *
  * The worker runs as the role that started the run.  The result tables
@@ -185,6 +186,47 @@ pb_percentile_columns(PbColumns *c, const PbRunSummary *s)
 	pb_column(c, "latency_p95", FLOAT8OID, Float8GetDatum(s->latency_p95), none);
 	pb_column(c, "latency_p99", FLOAT8OID, Float8GetDatum(s->latency_p99), none);
 	pb_column(c, "latency_p999", FLOAT8OID, Float8GetDatum(s->latency_p999), none);
+}
+
+/*
+ * pb_histogram_column
+ *		Add an interval's latency histogram in compact form: its non-empty
+ *		buckets only, as pairs of (the bucket's lower bound in ns, how many
+ *		transactions it holds) in one bigint[], so that percentiles of any
+ *		stretch of intervals can be read back (polarbench_compare's
+ *		bootstrap merges them); NULL when the run keeps no histogram.
+ */
+static void
+pb_histogram_column(PbColumns *c, const char *name, const uint64 *hist,
+					bool none)
+{
+	Datum	   *elems;
+	int			n = 0;
+
+	if (none)
+	{
+		pb_column(c, name, INT8ARRAYOID, (Datum) 0, true);
+		return;
+	}
+	for (int b = 0; b < PB_HIST_BUCKETS; b++)
+		n += hist[b] > 0;
+	elems = palloc(sizeof(Datum) * Max(2 * n, 1));
+	n = 0;
+	for (int b = 0; b < PB_HIST_BUCKETS; b++)
+	{
+		uint64		lower;
+		uint64		upper;
+
+		if (hist[b] == 0)
+			continue;
+		pb_hist_bounds(b, &lower, &upper);
+		elems[n++] = Int64GetDatum((int64) lower);
+		elems[n++] = Int64GetDatum((int64) hist[b]);
+	}
+	pb_column(c, name, INT8ARRAYOID,
+			  PointerGetDatum(construct_array(elems, n, INT8OID, sizeof(int64),
+											  FLOAT8PASSBYVAL, TYPALIGN_DOUBLE)),
+			  false);
 }
 
 /* Qualified name of a result table. */
@@ -582,6 +624,7 @@ pb_recorder_progress(int64 run_id, double elapsed, PbRunShared *run,
 	pb_percentile_columns(&c, &s);
 	pb_column(&c, "latency_max", FLOAT8OID, Float8GetDatum(s.latency_max),
 			  none || run->counters_only);
+	pb_histogram_column(&c, "latency_histogram", ps->hist, run->counters_only);
 	pb_xact_begin(NIL);
 	pb_recorder_insert("polarbench_progress_data", &c, "");
 	pb_recorder_commit();

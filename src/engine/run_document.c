@@ -117,6 +117,7 @@ pb_datum_json(StringInfo out, const char *name, Oid type, Datum value, bool isnu
 			return;
 		case TEXTARRAYOID:
 		case INT4ARRAYOID:
+		case INT8ARRAYOID:
 			appendStringInfoString(out, TextDatumGetCString(DirectFunctionCall1(array_to_json, value)));
 			return;
 		default:

@@ -1,16 +1,20 @@
 /*-------------------------------------------------------------------------
  *
  * pb_measure.h
- *	  The backend-free measurement library: latency histograms and the
- *	  schedule of a rate-limited client, for the run engine, the
- *	  command-line client (which merges the histograms of several nodes)
- *	  and the unit tests.
+ *	  The backend-free measurement library: latency histograms, the
+ *	  schedule of a rate-limited client, and the statistics that compare
+ *	  runs, for the run engine, the SQL entry points (polarbench_compare),
+ *	  the command-line client (which merges the histograms of several
+ *	  nodes, and marks a sweep's cells) and the unit tests.
  *
  * Like the script library, it uses no PostgreSQL header and never
- * allocates on the paths a client takes for each transaction.
+ * allocates on the paths a client takes for each transaction; the
+ * statistics take scratch memory with malloc() and say when there was
+ * none, never exiting or jumping.
  *
  * In layers, each file calling only those before it:
- *	 histogram.c, throttle.c (which draws from the script library's PbPrng).
+ *	 histogram.c, throttle.c (which draws from the script library's PbPrng),
+ *	 compare_stats.c (which does too, for the bootstrap).
  *
  *-------------------------------------------------------------------------
  */
@@ -97,5 +101,145 @@ extern void pb_throttle_init(PbThrottle *t, double rate_per_second,
 							 int64_t start_ns, uint64_t seed);
 extern int64_t pb_poisson_delay(double center, double uniform);
 extern int64_t pb_throttle_next(PbThrottle *t);
+
+/* ---- comparing runs (compare_stats.c) ---------------------------------- */
+
+/*
+ * The confidence of every interval, the power of the sample-size
+ * calculation, and what batch means and the bootstrap take: at least
+ * PB_MIN_BATCHES batches, a batch long enough that the lag-1
+ * autocorrelation of the batch means is at most PB_MAX_AUTOCORR, and
+ * PB_BOOTSTRAP_RESAMPLES resamples of at most PB_BOOTSTRAP_MAX_BLOCKS
+ * blocks drawn from PB_BOOTSTRAP_SEED, so that the same runs always give
+ * the same interval.
+ */
+#define PB_CONFIDENCE			0.95
+#define PB_POWER				0.80
+#define PB_MIN_BATCHES			10
+#define PB_MAX_AUTOCORR			0.1
+#define PB_BOOTSTRAP_RESAMPLES	1000
+#define PB_BOOTSTRAP_MAX_BLOCKS 200
+#define PB_BOOTSTRAP_SEED		UINT64_C(20240521)
+
+/* Why a statistic could not be had */
+typedef enum PbStatStatus
+{
+	PB_STAT_OK = 0,
+	PB_STAT_TOO_FEW,			/* too few values (runs, intervals, batches) */
+	PB_STAT_NOT_POSITIVE,		/* a figure that is zero or negative (no log) */
+	PB_STAT_NO_MEMORY
+} PbStatStatus;
+
+/* A mean with the variance of that mean, and the degrees of freedom of it */
+typedef struct PbEstimate
+{
+	double		mean;
+	double		var;			/* of the mean: s^2 / n for a sample */
+	double		df;				/* of var; INFINITY when var is exact */
+	int			n;				/* the values (runs, batches) it is made of */
+} PbEstimate;
+
+/* A ratio B/A and its interval, with what the interval was made of */
+typedef struct PbRatio
+{
+	double		ratio;
+	double		low;
+	double		high;
+	double		se;				/* standard error of log(ratio) */
+	double		df;				/* of se; INFINITY for a normal law */
+} PbRatio;
+
+/* What a comparison of one figure says */
+typedef enum PbVerdict
+{
+	PB_VERDICT_NONE,			/* no interval */
+	PB_VERDICT_FASTER,
+	PB_VERDICT_SLOWER,
+	PB_VERDICT_NO_DIFFERENCE,
+	PB_VERDICT_EQUIVALENT
+} PbVerdict;
+
+/* Batch means of a series: the batch length chosen from the data */
+typedef struct PbBatchMeans
+{
+	int			length;			/* values per batch */
+	int			batches;
+	int			used;			/* the last batches * length values */
+	double		autocorr;		/* lag-1 autocorrelation of the batch means */
+	bool		settled;		/* at most PB_MAX_AUTOCORR at that length */
+	PbEstimate	estimate;		/* the mean of the batch means */
+} PbBatchMeans;
+
+/* Whether a series drifted: its last third against its first */
+typedef struct PbDrift
+{
+	double		first;			/* the first third's mean */
+	double		last;			/* the last third's */
+	PbRatio		ratio;			/* last / first */
+	int			length;			/* of the batches within each third */
+	int			batches;		/* in each third */
+	bool		drifted;		/* the interval leaves out 1 */
+} PbDrift;
+
+/* One progress interval's latency histogram: its non-empty buckets */
+typedef struct PbIntervalHist
+{
+	int			n;
+	const int  *buckets;		/* bucket indexes, as pb_hist_bucket() */
+	const uint64_t *counts;
+} PbIntervalHist;
+
+/* A side of a bootstrap: its intervals' histograms and its block length */
+typedef struct PbBootSide
+{
+	const PbIntervalHist *intervals;
+	int			n;
+	int			block;			/* intervals per block */
+	int			blocks;			/* resampled: the last blocks * block intervals */
+} PbBootSide;
+
+extern double pb_normal_cdf(double x);
+extern double pb_normal_quantile(double p);
+extern double pb_t_cdf(double t, double df);
+extern double pb_t_quantile(double p, double df);
+
+extern PbStatStatus pb_estimate_of(const double *x, int n, PbEstimate *e);
+extern void pb_welch(const PbEstimate *a, const PbEstimate *b,
+					 double *se, double *df);
+extern PbStatStatus pb_ratio_of_runs(const double *a, int na,
+									 const double *b, int nb,
+									 double level, PbRatio *r);
+extern PbStatStatus pb_ratio_of_means(const PbEstimate *a,
+									  const PbEstimate *b, double level,
+									  PbRatio *r);
+extern PbStatStatus pb_log_interval(const double *x, int n, double level,
+									double *center, double *low,
+									double *high);
+extern PbVerdict pb_verdict(const PbRatio *r, bool lower_is_better,
+							double threshold);
+extern const char *pb_verdict_name(PbVerdict v);
+
+extern double pb_autocorr(const double *x, int n);
+extern PbStatStatus pb_batch_means(const double *x, const double *w, int n,
+								   int min_batches, PbBatchMeans *bm);
+extern PbStatStatus pb_drift(const double *x, int n, double level,
+							 PbDrift *d);
+
+extern PbStatStatus pb_bootstrap_block(const PbIntervalHist *intervals,
+									   int n, const double *fractions,
+									   int nfractions, int *block);
+extern PbStatStatus pb_bootstrap_percentiles(const PbBootSide *a,
+											 const PbBootSide *b,
+											 const double *fractions,
+											 int nfractions, int resamples,
+											 uint64_t seed, double level,
+											 double *a_values,
+											 double *b_values,
+											 PbRatio *ratios);
+
+extern int	pb_runs_needed(double sd, double diff, double level,
+						   double power, int limit);
+extern double pb_length_factor(double se, double diff, double level,
+							   double power);
 
 #endif							/* PB_MEASURE_H */

@@ -17,8 +17,9 @@
  * a setting bounds, at the most any server could allow), its workload's
  * options as that workload reads them, its counts and times never
  * negative, its error only if it did not finish.  The rows of its
- * progress, statements, operations, clients, histogram and wait events
- * are held to theirs.
+ * progress (each interval's histogram pairs of a bucket's lower bound and
+ * its count, never negative), statements, operations, clients, histogram
+ * and wait events are held to theirs.
  *
  *-------------------------------------------------------------------------
  */
@@ -342,6 +343,28 @@ static const char *const pb_part_rules[PB_DOC_PARTS][2] = {
 	{"wait_events", "samples >= 0"},
 };
 
+/* What each progress row's latency histogram must be, since 1.4 */
+#define PB_PROGRESS_HISTOGRAM_RULE \
+	"latency_histogram IS NULL OR (coalesce(array_ndims(latency_histogram), 1) = 1" \
+	" AND cardinality(latency_histogram) % 2 = 0 AND 0 <= ALL (latency_histogram))"
+
+/*
+ * pb_progress_keeps_histograms
+ *		Whether the installed version's progress rows keep each interval's
+ *		latency histogram (before ALTER EXTENSION UPDATE to 1.4 they do
+ *		not, and the rule may not name the column).
+ */
+static bool
+pb_progress_keeps_histograms(const char *nsp)
+{
+	if (SPI_execute(psprintf("SELECT 1 FROM pg_catalog.pg_attribute"
+							 " WHERE attrelid = '%s.polarbench_progress_data'::pg_catalog.regclass"
+							 " AND attname = 'latency_histogram' AND NOT attisdropped", nsp),
+					true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the progress table's columns");
+	return SPI_processed == 1;
+}
+
 /*
  * pb_record_check
  *		Refuse a document whose run, or a row of whose parts, no run would
@@ -367,8 +390,12 @@ pb_record_check(Jsonb *doc, const char *nsp)
 	for (int i = 0; i < lengthof(pb_doc_tables); i++)
 	{
 		const char *part = pb_doc_tables[i][1];
+		const char *rule = pb_part_rules[i][1];
 		bool		isnull;
 		int64		bad;
+
+		if (strcmp(part, "progress") == 0 && pb_progress_keeps_histograms(nsp))
+			rule = psprintf("%s AND (%s)", rule, PB_PROGRESS_HISTOGRAM_RULE);
 
 		Assert(strcmp(part, pb_part_rules[i][0]) == 0);
 		if (SPI_execute_with_args(psprintf("SELECT pg_catalog.jsonb_typeof(coalesce($1->'%s', '[]')) = 'array'",
@@ -381,7 +408,7 @@ pb_record_check(Jsonb *doc, const char *nsp)
 					 errhint("Pass the document polarbench_run_document() returns, as it returns it.")));
 		if (SPI_execute_with_args(psprintf("SELECT count(*) FROM jsonb_array_elements(coalesce($1->'%s', '[]')) e,"
 										   " jsonb_populate_record(NULL::%s.%s, e) r WHERE NOT coalesce(%s, false)",
-										   part, nsp, pb_doc_tables[i][0], pb_part_rules[i][1]),
+										   part, nsp, pb_doc_tables[i][0], rule),
 								  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
 			elog(ERROR, "could not read the document's %s", part);
 		bad = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
@@ -391,7 +418,7 @@ pb_record_check(Jsonb *doc, const char *nsp)
 					 errmsg_plural("the document's %s has " INT64_FORMAT " row that no run records",
 								   "the document's %s has " INT64_FORMAT " rows that no run records",
 								   bad, part, bad),
-					 errdetail("Each row holds %s.", pb_part_rules[i][1]),
+					 errdetail("Each row holds %s.", rule),
 					 errhint("Pass the document polarbench_run_document() returns, as it returns it.")));
 	}
 }

@@ -459,7 +459,7 @@ command_checks_all(
 	[ $bin, '-n', '-S', '-c', '1,2', '-t', '5', '--set', 'work_mem=4MB',
 	  '--set', 'work_mem=8MB,enable_seqscan=off', '--repeat', '2' ],
 	0,
-	[ qr/^tps by clients \(rows\) and setting set \(columns\): <builtin: select only>, 5 transactions per client, median of 2 and spread\nclients \| work_mem=4MB +\| work_mem=8MB,enable_seqscan=off *\n-{8}\+-+\+-+\n +1 \| +\d+\.\d ±\d+\.\d% \| +\d+\.\d ±\d+\.\d%\n +2 \| +\d+\.\d ±\d+\.\d% \| +\d+\.\d ±\d+\.\d%\n\z/ ],
+	[ qr/^tps by clients \(rows\) and setting set \(columns\): <builtin: select only>, 5 transactions per client, geometric mean of 2 and its 95% interval, marked against the first setting set\nclients \| work_mem=4MB +\| work_mem=8MB,enable_seqscan=off *\n-{8}\+-+\+-+\n +1 \| +\d+\.\d \[\d+\.\d, \d+\.\d\] \| +\d+\.\d \[\d+\.\d, \d+\.\d\] (?:faster|slower|no difference shown)\n +2 \| +\d+\.\d \[\d+\.\d, \d+\.\d\] \| +\d+\.\d \[\d+\.\d, \d+\.\d\] (?:faster|slower|no difference shown)\n\z/ ],
 	[ qr/setting set 1: work_mem=4MB\n.*setting set 2: work_mem=8MB,enable_seqscan=off/s ],
 	'a sweep prints the reference reports\' table');
 is($node->safe_psql('postgres', qq{
@@ -481,6 +481,8 @@ is(scalar(@{ $doc->{table} }) . 'x' . scalar(@{ $doc->{table}[0] }), '2x2', 'swe
 my @runs = @{ $doc->{runs} };
 is(scalar(@runs), 4, 'sweep json: every run');
 is($doc->{table}[1][1], $runs[3]{tps}, 'sweep json: a cell is its run\'s tps');
+ok(!grep({ defined } map { @$_ } @{ $doc->{intervals} }, @{ $doc->{marks} }),
+	'sweep json: a cell of one run has no interval and no mark');
 is($runs[3]{setting_set} . ' ' . $runs[3]{clients} . ' ' . $runs[3]{transactions},
 	'work_mem=8MB 2 10', 'sweep json: each run with its setting set');
 ($out, $err) = ('', '');

@@ -4,7 +4,8 @@
 # (so that it would win over pg_catalog's), each raising a WARNING and
 # trying to make its owner a superuser; then a superuser runs the client
 # with public first in its search_path: -i, a run in every --report style
-# with -r, --svg, sweeps, a failing run, a --restart-command run, runs on a
+# with -r, --svg, sweeps, --compare in every form, a failing run, a
+# --restart-command run, runs on a
 # primary and its hot standby together and on the standby alone; and in a
 # second database, whose extension lives in a schema of its own after
 # public in the path, with polarbench's own views and functions planted in
@@ -158,6 +159,8 @@ CREATE VIEW public.polarbench_runs AS
 	SELECT * FROM pb.polarbench_runs WHERE public.planted('view polarbench_runs');
 CREATE VIEW public.polarbench_statements AS
 	SELECT * FROM pb.polarbench_statements WHERE public.planted('view polarbench_statements');
+CREATE VIEW public.polarbench_progress AS
+	SELECT * FROM pb.polarbench_progress WHERE public.planted('view polarbench_progress');
 DO $$
 DECLARE
 	f record;
@@ -169,7 +172,7 @@ BEGIN
 		 WHERE p.pronamespace OPERATOR(pg_catalog.=) 'pb'::pg_catalog.regnamespace
 		   AND p.proname OPERATOR(pg_catalog.=) ANY (ARRAY['polarbench_run', 'polarbench_sweep',
 				'polarbench_init', 'polarbench_report', 'polarbench_run_document',
-				'polarbench_record']::pg_catalog.name[])
+				'polarbench_record', 'polarbench_compare']::pg_catalog.name[])
 	LOOP
 		EXECUTE pg_catalog.format(
 			'CREATE FUNCTION public.%I(%s) RETURNS %s LANGUAGE plpgsql SET search_path = pg_catalog AS %L',
@@ -265,6 +268,29 @@ is(scalar(@{ $doc->{runs} // [] }), 4, 'a sweep as json: every run');
 is(scalar(() = (-f "$tmp/sweep.svg" ? slurp_file("$tmp/sweep.svg") : '') =~ /<polyline class="series"/g),
 	2, 'a sweep drawn: a line per setting set');
 
+# 3b. --compare in every form: a table, json, csv and a chart
+sub last_runs
+{
+	my ($db, $schema) = @_;
+	return split /\n/, $primary->safe_psql($db, qq{
+		SELECT run_id FROM $schema.polarbench_runs
+		 WHERE status OPERATOR(pg_catalog.=) 'finished' AND node IS NULL
+		 ORDER BY run_id DESC LIMIT 3});
+}
+my @ids = last_runs('postgres', 'public');
+my @compare = ('--compare', "$ids[0],$ids[1]", $ids[2]);
+($out, $err) = client('--compare', $pub, 0, [@compare]);
+like($out, qr/^tps +\| +\| [^\n]*\n(?s:.*)^latency_p99: Student's t on the logs of 2 and 1 runs/m, '--compare: its table');
+($out, $err) = client('--compare --report json', $pub, 0, [ @compare, '--report', 'json' ]);
+$doc = eval { decode_json($out) } // {};
+is(join(' ', map { $_->{metric} } grep { !defined $_->{part} } @{ $doc->{rows} // [] }),
+	'tps qps latency_avg latency_p50 latency_p95 latency_p99', '--compare as json');
+($out, $err) = client('--compare --report csv', $pub, 0, [ @compare, '--report', 'csv' ]);
+like($out, qr/^metric,part,value_a,value_b,ratio,.*\r\ntps,/s, '--compare as csv');
+($out, $err) = client('--compare --svg', $pub, 0, [ @compare, '--svg', "$tmp/compare.svg" ]);
+is(scalar(() = (-f "$tmp/compare.svg" ? slurp_file("$tmp/compare.svg") : '') =~ /<polyline class="series"/g),
+	6, '--compare drawn: a line per run in each panel');
+
 # 4. a setting that takes a restart, with the user's restart command
 my $restart = join(' ', 'pg_ctl', '-D', $primary->data_dir, '-l', $primary->logfile, '-w', 'restart');
 my $shared_buffers = $primary->safe_psql('postgres', 'SHOW shared_buffers');
@@ -323,6 +349,15 @@ like(-f "$tmp/other.svg" ? slurp_file("$tmp/other.svg") : '',
 ($out, $err) = client('a sweep, its own schema', $pbpath, 0, [ @sweep, '--report', 'json', '-d', 'other' ]);
 $doc = eval { decode_json($out) } // {};
 is(scalar(@{ $doc->{runs} // [] }), 4, 'a sweep in database other');
+@ids = last_runs('other', 'pb');
+($out, $err) = client('--compare, its own schema', $pbpath, 0,
+	[ '--compare', "$ids[0],$ids[1]", $ids[2], '--report', 'json', '-d', 'other' ]);
+$doc = eval { decode_json($out) } // {};
+is(scalar(grep { !defined $_->{part} } @{ $doc->{rows} // [] }), 6, '--compare in database other');
+($out, $err) = client('--compare --svg, its own schema', $pbpath, 0,
+	[ '--compare', "$ids[0],$ids[1]", $ids[2], '--svg', "$tmp/compare-other.svg", '-d', 'other' ]);
+is(scalar(() = (-f "$tmp/compare-other.svg" ? slurp_file("$tmp/compare-other.svg") : '') =~ /<polyline class="series"/g),
+	6, '--compare drawn in database other');
 
 # nothing ran anywhere: not in the client's sessions, not in the servers'
 is($primary->safe_psql('postgres', q{SELECT rolsuper FROM pg_roles WHERE rolname = 'planter'}),
