@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The kind check: outside the workloads' drivers, the data sets, their
 # registries and the workload library, no C file of the extension or of the
-# client names a kind of workload in its code (sysbench, ycsb, oltp:
+# client names a kind of workload in its code (sysbench, ycsb, oltp, tpcc:
 # comments and string literals aside), so that a new kind of workload is a
 # driver and a registry row, and nothing else branches on a kind.
 #
@@ -12,7 +12,7 @@ cd "$repo"
 
 # the files that may: each kind's driver and data set, the registries, and
 # the backend-free workload library
-allowed='^src/(drivers/[a-z]+_driver\.c|drivers/workload_registry\.c|load/dataset_[a-z]+\.c|load/datasets\.c|workload/.*)$'
+allowed='^src/(drivers/[a-z]+_driver\.c|drivers/workload_registry\.c|load/dataset_[a-z]+(_[a-z]+)?\.c|load/datasets\.c|workload/.*)$'
 
 bad=0
 for f in $(find src -name '*.[ch]' | sort); do
@@ -21,7 +21,7 @@ for f in $(find src -name '*.[ch]' | sort); do
 	# character literals
 	hits=$(gcc -fpreprocessed -dD -E -P -x c "$f" 2>/dev/null |
 		sed -E 's/"([^"\\]|\\.)*"/""/g; s/'"'"'([^'"'"'\\]|\\.)*'"'"'/0/g' |
-		grep -inE 'sysbench|ycsb|oltp' || true)
+		grep -inE 'sysbench|ycsb|oltp|tpcc' || true)
 	if [ -n "$hits" ]; then
 		echo "$f names a kind of workload in its code:"
 		echo "$hits" | sed 's/^/    /'
