@@ -38,8 +38,9 @@ PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
 	src/load/page_writers.o src/load/bulk_insert.o \
 	src/load/dataset_pgbench.o src/load/dataset_sysbench.o \
-	src/load/dataset_ycsb.o src/load/datasets.o src/load/load_staging.o \
-	src/load/load_parallel.o src/load/load_entry.o src/load/dataset_list.o
+	src/load/dataset_ycsb.o src/load/dataset_tpcc.o src/load/datasets.o \
+	src/load/load_staging.o src/load/load_parallel.o src/load/load_entry.o \
+	src/load/dataset_list.o src/load/dataset_tpcc_check.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_WORKLOAD_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) $(PB_DRIVER_OBJS) \

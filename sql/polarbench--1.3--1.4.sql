@@ -223,6 +223,91 @@ AS 'MODULE_PATHNAME', 'polarbench_report'
 LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 /*
+ * polarbench_init takes warehouses, for TPC-C's data set, which
+ * polarbench_tpcc_check checks.  As above, the privileges granted on the
+ * function go with it: they are named, to be granted again.
+ */
+DO $$
+DECLARE
+	grant_list text;
+BEGIN
+	SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('GRANT EXECUTE ON FUNCTION %I.%I TO %I;',
+															n.nspname, p.proname, r.rolname), ' ')
+	  INTO grant_list
+	  FROM pg_catalog.pg_proc p
+	  JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) p.pronamespace
+	 CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
+	  JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
+	 WHERE n.nspname OPERATOR(pg_catalog.=) '@extschema@'
+	   AND p.proname OPERATOR(pg_catalog.=) 'polarbench_init'
+	   AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
+	   AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE';
+	IF grant_list IS NOT NULL THEN
+		RAISE WARNING 'the privileges granted on polarbench_init are dropped with it'
+			USING HINT = 'Grant them again on the new function: ' OPERATOR(pg_catalog.||) grant_list;
+	END IF;
+END
+$$;
+
+DROP FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int,
+	int, boolean, int, text, boolean, boolean, boolean, boolean);
+
+/*
+ * Create and fill the tables of a benchmark's data set, as the calling
+ * role: 'pgbench' (what pgbench -i -s scale makes), 'sysbench' (sbtest1..
+ * sbtest<tables> of table_size rows, as sysbench's oltp prepare), 'ycsb'
+ * (usertable of records rows of fields text fields of field_length
+ * characters) or 'tpcc' (TPC-C's nine tables for warehouses warehouses,
+ * and tpcc_load; over a TPC-C data set of fewer warehouses, the missing
+ * ones are added).  parallel > 1 spreads the load over background workers,
+ * each committing its tables on its own; fillfactor, unlogged, partitions,
+ * partition_method and foreign_keys are pgbench -i's options (foreign_keys
+ * TPC-C's too); drop => false refuses to replace tables already there;
+ * progress => true sends pgbench -i's progress lines as notices;
+ * wal_compression => true compresses the page images the load writes to
+ * WAL when wal_compression is off and the role may set it (by default, for
+ * the data sets whose pages compress: pgbench's).
+ */
+CREATE FUNCTION polarbench_init(
+	dataset				text,
+	scale				int DEFAULT 1,
+	tables				int DEFAULT 1,
+	table_size			int DEFAULT 10000,
+	records				bigint DEFAULT 1000,
+	fields				int DEFAULT 10,
+	field_length		int DEFAULT 100,
+	parallel			int DEFAULT 1,
+	fillfactor			int DEFAULT 100,
+	unlogged			boolean DEFAULT false,
+	partitions			int DEFAULT 0,
+	partition_method	text DEFAULT 'range',
+	foreign_keys		boolean DEFAULT false,
+	drop				boolean DEFAULT true,
+	progress			boolean DEFAULT false,
+	wal_compression		boolean DEFAULT NULL,
+	warehouses			int DEFAULT 1)
+RETURNS polarbench_init_result
+AS 'MODULE_PATHNAME', 'polarbench_init'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int,
+	int, int, boolean, int, text, boolean, boolean, boolean, boolean, int)
+	FROM PUBLIC;
+
+/*
+ * TPC-C's consistency conditions (clause 3.3.2.1 to 3.3.2.12), checked on
+ * the TPC-C tables the caller's search_path finds, as the caller: one row
+ * per condition, with the number of rows (warehouses, districts, orders,
+ * order lines or customers) that break it and the first five of them.
+ */
+CREATE FUNCTION polarbench_tpcc_check(
+	OUT condition int, OUT statement text, OUT offending bigint,
+	OUT sample jsonb)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'polarbench_tpcc_check'
+LANGUAGE C STRICT STABLE PARALLEL RESTRICTED;
+
+/*
  * Every workload polarbench_run() takes by name: its kind (whose driver
  * runs it), what it is, whether it writes with its default options (a hot
  * standby runs only those that do not), the report style of its tool, and
@@ -267,7 +352,7 @@ CREATE VIEW polarbench_datasets AS
 					FILTER (WHERE l.argument IS NOT NULL), '[]') AS options
 	  FROM polarbench_dataset_list() WITH ORDINALITY l(dataset, description, argument,
 													 argument_description, ord)
-	 CROSS JOIN (SELECT '@extschema@.polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean)'::pg_catalog.regprocedure::pg_catalog.oid AS oid) f
+	 CROSS JOIN (SELECT '@extschema@.polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int)'::pg_catalog.regprocedure::pg_catalog.oid AS oid) f
 	  LEFT JOIN LATERAL (SELECT u.n, p.proargtypes[u.n OPERATOR(pg_catalog.-) 1] AS type
 						   FROM pg_catalog.pg_proc p,
 								pg_catalog.unnest(p.proargnames) WITH ORDINALITY u(argname, n)
@@ -305,7 +390,7 @@ CREATE OR REPLACE VIEW polarbench_progress AS
 DROP FUNCTION polarbench_sweep_table(bigint, text);
 
 /*
- * A sweep as the seeds' tables show one: a row per client count, a column
+ * A sweep as the reference reports tabulate one: a row per client count, a column
  * per setting set (with its variable and option sets, when they vary),
  * and in each cell the metric (qps, tps, latency_avg, latency_p50 ..
  * latency_p999, latency_max, failed): with repetitions, their geometric

@@ -58,7 +58,7 @@ SELECT o->>'name' AS name, o->>'type' AS type, o->>'default' AS default
 -- an argument of another data set is refused, naming the one that reads it
 SELECT * FROM polarbench_init('ycsb', partitions => 2);
 SELECT * FROM polarbench_init('sysbench', foreign_keys => true);
-SELECT * FROM polarbench_init('tpcc');
+SELECT * FROM polarbench_init('nosuch');
 
 -- scripts named as pgbench names them by their files: in the run's row
 -- and in its report

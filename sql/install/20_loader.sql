@@ -13,16 +13,18 @@ CREATE TYPE polarbench_init_result AS (
 /*
  * Create and fill the tables of a benchmark's data set, as the calling
  * role: 'pgbench' (what pgbench -i -s scale makes), 'sysbench' (sbtest1..
- * sbtest<tables> of table_size rows, as sysbench's oltp prepare) or 'ycsb'
+ * sbtest<tables> of table_size rows, as sysbench's oltp prepare), 'ycsb'
  * (usertable of records rows of fields text fields of field_length
- * characters).  parallel > 1 spreads the load over background workers, each
- * committing its tables on its own; fillfactor, unlogged, partitions,
- * partition_method and foreign_keys are pgbench -i's options; drop => false
- * refuses to replace tables already there; progress => true sends pgbench
- * -i's progress lines as notices; wal_compression => true compresses the
- * page images the load writes to WAL when wal_compression is off and the
- * role may set it (by default, for the data sets whose pages compress:
- * pgbench's).
+ * characters) or 'tpcc' (TPC-C's nine tables for warehouses warehouses,
+ * and tpcc_load; over a TPC-C data set of fewer warehouses, the missing
+ * ones are added).  parallel > 1 spreads the load over background workers,
+ * each committing its tables on its own; fillfactor, unlogged, partitions,
+ * partition_method and foreign_keys are pgbench -i's options (foreign_keys
+ * TPC-C's too); drop => false refuses to replace tables already there;
+ * progress => true sends pgbench -i's progress lines as notices;
+ * wal_compression => true compresses the page images the load writes to
+ * WAL when wal_compression is off and the role may set it (by default, for
+ * the data sets whose pages compress: pgbench's).
  */
 CREATE FUNCTION polarbench_init(
 	dataset				text,
@@ -40,11 +42,25 @@ CREATE FUNCTION polarbench_init(
 	foreign_keys		boolean DEFAULT false,
 	drop				boolean DEFAULT true,
 	progress			boolean DEFAULT false,
-	wal_compression		boolean DEFAULT NULL)
+	wal_compression		boolean DEFAULT NULL,
+	warehouses			int DEFAULT 1)
 RETURNS polarbench_init_result
 AS 'MODULE_PATHNAME', 'polarbench_init'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int,
-	int, int, boolean, int, text, boolean, boolean, boolean, boolean)
+	int, int, boolean, int, text, boolean, boolean, boolean, boolean, int)
 	FROM PUBLIC;
+
+/*
+ * TPC-C's consistency conditions (clause 3.3.2.1 to 3.3.2.12), checked on
+ * the TPC-C tables the caller's search_path finds, as the caller: one row
+ * per condition, with the number of rows (warehouses, districts, orders,
+ * order lines or customers) that break it and the first five of them.
+ */
+CREATE FUNCTION polarbench_tpcc_check(
+	OUT condition int, OUT statement text, OUT offending bigint,
+	OUT sample jsonb)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'polarbench_tpcc_check'
+LANGUAGE C STRICT STABLE PARALLEL RESTRICTED;

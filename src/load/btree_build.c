@@ -4,9 +4,10 @@
  *	  A btree index built as its table is loaded, from rows that arrive in
  *	  ascending order of the index's key.
  *
- * The loader generates pgbench_accounts in aid order and sbtestN in id
- * order, and writes each row where it chooses, so it knows every row's key
- * and heap TID as it goes.  Building the primary key afterwards would scan
+ * The loader generates pgbench_accounts in aid order, sbtestN in id order
+ * and each TPC-C table in the order of its primary key ((s_w_id, s_i_id),
+ * (ol_w_id, ol_d_id, ol_o_id, ol_number)...), and writes each row where it
+ * chooses, so it knows every row's key and heap TID as it goes.  Building the primary key afterwards would scan
  * the table again and sort keys that are already sorted, the costliest
  * step of pgbench -i after the rows themselves.  Instead the primary key
  * is added while the table is still empty, and its leaf pages are filled
@@ -25,22 +26,29 @@
  * zero-filled meanwhile, as nbtsort.c does.  The metapage that the build
  * on the empty table wrote is rewritten last to point to the new root.
  *
- * Only what can be checked cheaply is accepted: a unique btree on one
- * int4 or int8 column in ascending order (integer_ops), created in the
- * current transaction so that nobody else can have seen it, with nothing
- * in it yet.  A key that does not follow the previous one ends the load
- * with an error rather than a wrong index.
+ * Only what can be checked cheaply is accepted: a unique btree on int2,
+ * int4 or int8 columns in ascending order (integer_ops), without included
+ * columns or expressions, created in the current transaction so that
+ * nobody else can have seen it, with nothing in it yet.  Keys of several
+ * columns are compared column by column, as the index orders them; a key
+ * that does not follow the previous one ends the load with an error
+ * rather than a wrong index.  Unique keys in ascending order are all
+ * different, so no leaf item is ever a duplicate: nbtsort.c would not
+ * deduplicate either (it does not for unique indexes), and a high key
+ * never needs a heap TID.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/nbtree.h"
+#include "access/tupmacs.h"
 #include "access/xact.h"
 #include "catalog/index.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/smgr.h"
@@ -65,14 +73,17 @@ struct PbBtreeBuild
 {
 	Relation	index;
 	BTScanInsert inskey;		/* for _bt_truncate() */
-	AttrNumber	heap_attno;		/* column of the table the key is */
-	bool		int8key;		/* int8, else int4 */
+	int			nkeys;			/* key columns */
+	AttrNumber	heap_attno[INDEX_MAX_KEYS]; /* their columns in the table */
+	int16		keylen[INDEX_MAX_KEYS]; /* 2, 4 or 8 */
+	char		keyalign[INDEX_MAX_KEYS];
+	Size		tuplesz;		/* size of every index tuple */
 	bool		use_wal;
 	bool		sync;
 	BlockNumber next_alloc;		/* next block number to hand out */
 	BlockNumber nwritten;		/* blocks in the file */
 	PbBtreeLevel *leaf;			/* NULL until the first key */
-	int64		last_key;
+	int64		last_key[INDEX_MAX_KEYS];
 	int64		tuples;
 	MemoryContext cxt;
 
@@ -106,20 +117,37 @@ pb_btree_begin(Relation heap, Oid indexoid, int max_run)
 	SubTransactionId subid = GetCurrentSubTransactionId();
 	Relation	index = index_open(indexoid, AccessExclusiveLock);
 	Form_pg_index ind = index->rd_index;
-	Oid			keytype = TupleDescAttr(RelationGetDescr(index), 0)->atttypid;
+	TupleDesc	itupdesc = RelationGetDescr(index);
 	SMgrRelation smgr;
 	ForkNumber	fork = MAIN_FORKNUM;
 	BlockNumber first = 0;
+	Size		off = MAXALIGN(sizeof(IndexTupleData));
+	bool		ok;
 
-	if (index->rd_rel->relam != BTREE_AM_OID ||
-		ind->indrelid != RelationGetRelid(heap) ||
-		!ind->indisunique || ind->indnatts != 1 || ind->indnkeyatts != 1 ||
-		ind->indkey.values[0] == 0 ||
-		RelationGetIndexExpressions(index) != NIL ||
-		RelationGetIndexPredicate(index) != NIL ||
-		index->rd_opfamily[0] != INTEGER_BTREE_FAM_OID ||
-		(index->rd_indoption[0] & INDOPTION_DESC) != 0 ||
-		(keytype != INT4OID && keytype != INT8OID))
+	ok = index->rd_rel->relam == BTREE_AM_OID &&
+		ind->indrelid == RelationGetRelid(heap) &&
+		ind->indisunique && ind->indnatts == ind->indnkeyatts &&
+		ind->indnkeyatts >= 1 && ind->indnkeyatts <= INDEX_MAX_KEYS &&
+		RelationGetIndexExpressions(index) == NIL &&
+		RelationGetIndexPredicate(index) == NIL;
+	for (int i = 0; ok && i < ind->indnkeyatts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(itupdesc, i);
+
+		ok = ind->indkey.values[i] != 0 &&
+			index->rd_opfamily[i] == INTEGER_BTREE_FAM_OID &&
+			(index->rd_indoption[i] & INDOPTION_DESC) == 0 &&
+			(att->atttypid == INT2OID || att->atttypid == INT4OID ||
+			 att->atttypid == INT8OID);
+		if (!ok)
+			break;
+		build->heap_attno[i] = ind->indkey.values[i];
+		build->keylen[i] = att->attlen;
+		build->keyalign[i] = att->attalign;
+		/* where index_form_tuple() puts the column: no nulls, fixed width */
+		off = att_align_nominal(off, att->attalign) + att->attlen;
+	}
+	if (!ok)
 		elog(ERROR, "index \"%s\" cannot be built from ordered rows",
 			 RelationGetRelationName(index));
 	if (index->rd_createSubid != subid && PB_REL_FIRST_SUBID(index) != subid)
@@ -138,8 +166,8 @@ pb_btree_begin(Relation heap, Oid indexoid, int max_run)
 	PB_DROP_RELATION_BUFFERS(smgr, &fork, 1, &first);
 
 	build->index = index;
-	build->heap_attno = ind->indkey.values[0];
-	build->int8key = keytype == INT8OID;
+	build->nkeys = ind->indnkeyatts;
+	build->tuplesz = MAXALIGN(off);
 	build->inskey = _bt_mkscankey(index, NULL);
 	build->inskey->allequalimage = _bt_allequalimage(index, false);
 	build->use_wal = RelationNeedsWAL(index);
@@ -158,54 +186,92 @@ pb_btree_begin(Relation heap, Oid indexoid, int max_run)
 }
 
 /*
- * Heap column number of the index's key.
+ * Value of key column i of a row whose columns are values.
  */
-AttrNumber
-pb_btree_key_attno(PbBtreeBuild *build)
+static inline int64
+pb_btree_key_value(PbBtreeBuild *build, int i, const Datum *values)
 {
-	return build->heap_attno;
+	Datum		d = values[build->heap_attno[i] - 1];
+
+	switch (build->keylen[i])
+	{
+		case sizeof(int16):
+			return DatumGetInt16(d);
+		case sizeof(int32):
+			return DatumGetInt32(d);
+		default:
+			return DatumGetInt64(d);
+	}
 }
 
 /*
- * Add the row of key value key stored at heap TID tid.  Keys must come in
- * strictly ascending order.
+ * Add the row stored at heap TID tid, whose columns are values (in the
+ * table's order, none of the key's null).  Keys must come in strictly
+ * ascending order.
  */
 void
-pb_btree_add(PbBtreeBuild *build, Datum key, ItemPointer tid)
+pb_btree_add(PbBtreeBuild *build, const Datum *values, ItemPointer tid)
 {
 	union
 	{
 		IndexTupleData itup;
-		char		data[MAXALIGN(sizeof(IndexTupleData)) + sizeof(int64)];
+		char		data[MAXALIGN(sizeof(IndexTupleData)) +
+						 INDEX_MAX_KEYS * sizeof(int64)];
 		int64		align;
 	}			buf;
-	int64		value = build->int8key ? DatumGetInt64(key) :
-	(int64) DatumGetInt32(key);
-	char	   *keyp = buf.data + MAXALIGN(sizeof(IndexTupleData));
+	int64		key[INDEX_MAX_KEYS];
+	Size		off = MAXALIGN(sizeof(IndexTupleData));
+	int			cmp = build->tuples > 0 ? 0 : 1;
 	MemoryContext oldcxt;
 
-	if (build->tuples > 0 && value <= build->last_key)
-		elog(ERROR, "key " INT64_FORMAT " of index \"%s\" came after " INT64_FORMAT,
-			 value, RelationGetRelationName(build->index), build->last_key);
-	build->last_key = value;
+	for (int i = 0; i < build->nkeys; i++)
+	{
+		key[i] = pb_btree_key_value(build, i, values);
+		if (cmp == 0 && key[i] != build->last_key[i])
+			cmp = key[i] > build->last_key[i] ? 1 : -1;
+	}
+	if (cmp <= 0)
+	{
+		StringInfoData k;
+
+		initStringInfo(&k);
+		for (int i = 0; i < build->nkeys; i++)
+			appendStringInfo(&k, "%s" INT64_FORMAT " after " INT64_FORMAT,
+							 i > 0 ? ", " : "", key[i], build->last_key[i]);
+		elog(ERROR, "key of index \"%s\" out of order: %s",
+			 RelationGetRelationName(build->index), k.data);
+	}
+	memcpy(build->last_key, key, sizeof(int64) * build->nkeys);
 	build->tuples++;
 
-	/* what index_form_tuple() makes of one fixed-width key */
+	/* what index_form_tuple() makes of fixed-width keys with no nulls */
 	memset(&buf, 0, sizeof(buf));
 	buf.itup.t_tid = *tid;
-	if (build->int8key)
+	buf.itup.t_info = (unsigned short) build->tuplesz;
+	for (int i = 0; i < build->nkeys; i++)
 	{
-		memcpy(keyp, &value, sizeof(int64));
-		buf.itup.t_info = MAXALIGN(MAXALIGN(sizeof(IndexTupleData)) +
-								   sizeof(int64));
-	}
-	else
-	{
-		int32		v32 = (int32) value;
+		off = att_align_nominal(off, build->keyalign[i]);
+		switch (build->keylen[i])
+		{
+			case sizeof(int16):
+				{
+					int16		v = (int16) key[i];
 
-		memcpy(keyp, &v32, sizeof(int32));
-		buf.itup.t_info = MAXALIGN(MAXALIGN(sizeof(IndexTupleData)) +
-								   sizeof(int32));
+					memcpy(buf.data + off, &v, sizeof(v));
+					break;
+				}
+			case sizeof(int32):
+				{
+					int32		v = (int32) key[i];
+
+					memcpy(buf.data + off, &v, sizeof(v));
+					break;
+				}
+			default:
+				memcpy(buf.data + off, &key[i], sizeof(int64));
+				break;
+		}
+		off += build->keylen[i];
 	}
 
 	oldcxt = MemoryContextSwitchTo(build->cxt);

@@ -60,7 +60,8 @@
 
 static void pb_bulk_flush(PbBulkInsert *bulk);
 static char *palloc_aligned_pages(PbBulkInsert *bulk);
-static void pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple, Datum key);
+static void pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple,
+						  const Datum *values);
 static void pb_direct_write(PbBulkInsert *bulk, int npages);
 static void pb_direct_finish(PbBulkInsert *bulk);
 
@@ -69,8 +70,9 @@ static void pb_direct_finish(PbBulkInsert *bulk);
  * batch rows at a time (at most PB_BULK_BATCH).  Rows are counted in
  * progress when it is not NULL.  small_rows promises rows that never need
  * TOAST, allowing the direct path.  key_index, when valid, is the table's
- * one index, created empty by the load, whose key the rows fill in
- * ascending order: it is built as they are written (btree_build.c).
+ * one index, created empty by the load, whose key (of one or more integer
+ * columns) the rows fill in ascending order: it is built as they are
+ * written (btree_build.c).
  */
 PbBulkInsert *
 pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows,
@@ -156,12 +158,9 @@ pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows,
 		bulk->slots[i] = table_slot_create(bulk->rel, NULL);
 	bulk->progress = progress;
 	if (OidIsValid(key_index))
-	{
 		bulk->btree = pb_btree_begin(bulk->rel, key_index,
 									 bulk->batch == PB_BULK_BATCH ?
 									 PB_DIRECT_PAGES : 1);
-		bulk->key_col = pb_btree_key_attno(bulk->btree) - 1;
-	}
 	return bulk;
 }
 
@@ -195,7 +194,7 @@ pb_bulk_store(PbBulkInsert *bulk)
 		pb_direct_add(bulk, heap_form_tuple(RelationGetDescr(bulk->rel),
 											slot->tts_values,
 											slot->tts_isnull),
-					  slot->tts_values[bulk->key_col]);
+					  slot->tts_values);
 		MemoryContextSwitchTo(oldcxt);
 	}
 	else
@@ -218,10 +217,11 @@ palloc_aligned_pages(PbBulkInsert *bulk)
 /*
  * Direct path: put tuple on the current page, starting a new page when it
  * does not fit (by heap_multi_insert()'s rule, so pages hold as many rows
- * as they would have), and key, its key, into the index built as rows go.
+ * as they would have), and its key, from its columns' values, into the
+ * index built as rows go.
  */
 static void
-pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple, Datum key)
+pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple, const Datum *values)
 {
 	Page		page = (Page) (bulk->pages + bulk->npages * BLCKSZ);
 	HeapTupleHeader htup = tuple->t_data;
@@ -256,7 +256,7 @@ pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple, Datum key)
 	htup = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, off));
 	ItemPointerSet(&htup->t_ctid, bulk->next_block + bulk->npages, off);
 	if (bulk->btree)
-		pb_btree_add(bulk->btree, key, &htup->t_ctid);
+		pb_btree_add(bulk->btree, values, &htup->t_ctid);
 }
 
 /*
@@ -319,8 +319,7 @@ pb_bulk_flush(PbBulkInsert *bulk)
 						   bulk->options, bulk->bistate);
 		if (bulk->btree)
 			for (i = 0; i < n; i++)
-				pb_btree_add(bulk->btree,
-							 bulk->slots[i]->tts_values[bulk->key_col],
+				pb_btree_add(bulk->btree, bulk->slots[i]->tts_values,
 							 &bulk->slots[i]->tts_tid);
 	}
 	bulk->nbuffered = 0;

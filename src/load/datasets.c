@@ -18,11 +18,13 @@
 extern const PbDataset pb_dataset_pgbench;
 extern const PbDataset pb_dataset_sysbench;
 extern const PbDataset pb_dataset_ycsb;
+extern const PbDataset pb_dataset_tpcc;
 
 static const PbDataset *const datasets[] = {
 	&pb_dataset_pgbench,
 	&pb_dataset_sysbench,
 	&pb_dataset_ycsb,
+	&pb_dataset_tpcc,
 };
 
 /*

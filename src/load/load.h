@@ -25,10 +25,12 @@
  *	  bulk_insert.c									rows into a table
  *	  dataset_*.c, then datasets.c					the data sets, their
  *													registry
- *	  load_staging.c								tables replaced, all or
- *													nothing
+ *	  load_staging.c								tables replaced (or rows
+ *													added), all or nothing
  *	  load_parallel.c								the parallel load
  *	  load_entry.c									polarbench_init()
+ *	  dataset_list.c, dataset_tpcc_check.c			the data sets listed,
+ *													TPC-C's consistency
  *
  *-------------------------------------------------------------------------
  */
@@ -40,6 +42,7 @@
 #include "access/heapam.h"
 #include "access/tableam.h"
 #include "nodes/pg_list.h"
+#include "datatype/timestamp.h"
 #include "port/atomics.h"
 #include "portability/instr_time.h"
 #include "storage/smgr.h"
@@ -62,7 +65,8 @@ typedef enum PbPartitionMethod
 
 /*
  * polarbench_init()'s arguments once checked, plus the schema the tables
- * go to.  Plain data: it is copied as is into a parallel load's segment.
+ * go to and what the data set's prepare step decided for every job.  Plain
+ * data: it is copied as is into a parallel load's segment.
  */
 typedef struct PbLoadOptions
 {
@@ -73,6 +77,7 @@ typedef struct PbLoadOptions
 	int64		records;
 	int			fields;
 	int			field_length;
+	int			warehouses;
 	int			parallel;
 	int			fillfactor;
 	bool		unlogged;
@@ -85,7 +90,23 @@ typedef struct PbLoadOptions
 	Oid			nspid;			/* schema the tables are created in */
 	char		nspname[NAMEDATALEN];
 	char		staging_prefix[NAMEDATALEN];	/* "" but in a parallel
-												 * load's workers */
+												 * load's workers, and in
+												 * an extension's jobs */
+
+	/*
+	 * Set before any job runs, by the data set's prepare step (in the
+	 * caller's transaction), so that every job, in whatever worker, makes
+	 * rows that agree with the others'.
+	 */
+	bool		extend;			/* add rows to the tables there, which stay
+								 * (see pb_staging_append()), rather than
+								 * replace them */
+	uint64		seed;			/* the load's seed */
+	TimestampTz load_time;		/* when the data set was loaded */
+	Timestamp	row_time;		/* the same as the rows' dates hold it */
+	int			first_warehouse;	/* TPC-C: 1, or the first one added */
+	int			c_load;			/* TPC-C: C for C_LAST (2.1.6) */
+	int64		total_rows;		/* rows the load inserts (total_rows()) */
 } PbLoadOptions;
 
 /*
@@ -131,10 +152,17 @@ typedef struct PbDataset
 	bool		compressible;
 	/* check the options that concern this data set, ereport if wrong */
 	void		(*check) (const PbLoadOptions *opts);
+	/*
+	 * Optional.  Before anything is written, in the caller's transaction
+	 * with SPI connected: look at what is there (ereport if it is in the
+	 * way), and decide what every job shares (seed, extend...).
+	 */
+	void		(*prepare) (PbLoadOptions *opts);
 	/* names of the tables it creates (partitions aside), drop order */
 	List	   *(*table_names) (const PbLoadOptions *opts);
 	/* names of every relation it creates: tables and partitions (which
-	 * also take a type's name), then indexes and sequences */
+	 * also take a type's name), then indexes and sequences; in an
+	 * extension, the tables whose rows are appended, in that order */
 	void		(*created_names) (const PbLoadOptions *opts, List **tables,
 								  List **others);
 	/* number of jobs */
@@ -174,7 +202,6 @@ typedef struct PbBulkInsert
 	int64		rows;
 	PbProgress *progress;
 	PbBtreeBuild *btree;		/* index filled as rows go, or NULL */
-	int			key_col;		/* its key's column, 0-based */
 
 	/*
 	 * Direct path: full pages built here and written past shared buffers
@@ -225,8 +252,8 @@ extern void pb_loader_compress_wal_end(int nest_level);
 
 /* btree_build.c */
 extern PbBtreeBuild *pb_btree_begin(Relation heap, Oid indexoid, int max_run);
-extern AttrNumber pb_btree_key_attno(PbBtreeBuild *build);
-extern void pb_btree_add(PbBtreeBuild *build, Datum key, ItemPointer tid);
+extern void pb_btree_add(PbBtreeBuild *build, const Datum *values,
+						 ItemPointer tid);
 extern void pb_btree_end(PbBtreeBuild *build);
 
 /* page_writers.c */
@@ -262,6 +289,7 @@ extern void pb_staging_drop(const PbLoadOptions *opts);
 extern void pb_staging_promote(const PbLoadOptions *opts);
 extern void pb_staging_check_names(const PbLoadOptions *opts, List *replaced);
 extern void pb_staging_drop_replaced(const PbLoadOptions *opts, List *names);
+extern void pb_staging_append(const PbLoadOptions *opts);
 
 /* load_parallel.c */
 extern int64 pb_loader_run_parallel(const PbLoadOptions *opts, List *names);

@@ -1,14 +1,15 @@
 /*-------------------------------------------------------------------------
  *
  * load_entry.c
- *	  polarbench_init(): create and fill pgbench's, sysbench's or YCSB's
- *	  tables inside the server.
+ *	  polarbench_init(): create and fill pgbench's, sysbench's, YCSB's or
+ *	  TPC-C's tables inside the server.
  *
  * This file holds the SQL entry point: it checks every argument before
  * anything is written, resolves the schema the tables go to (the first of
- * search_path, as pgbench and sysbench would), drops or refuses tables
- * already there, then runs the data set's jobs, in the caller's
- * transaction or, with parallel > 1, in background workers (see
+ * search_path, as pgbench and sysbench would), lets the data set look at
+ * what is there (it may decide to add to it: TPC-C's warehouses), drops or
+ * refuses tables already there, then runs the data set's jobs, in the
+ * caller's transaction or, with parallel > 1, in background workers (see
  * load_parallel.c).  Everything runs as the calling role: DDL through SPI,
  * rows inserted into tables that role just created.
  *
@@ -47,19 +48,21 @@ PG_FUNCTION_INFO_V1(polarbench_init);
 static const char *const pb_init_argnames[] = {
 	"dataset", "scale", "tables", "table_size", "records", "fields",
 	"field_length", "parallel", "fillfactor", "unlogged", "partitions",
-	"partition_method", "foreign_keys", "drop", "progress", "wal_compression"
+	"partition_method", "foreign_keys", "drop", "progress", "wal_compression",
+	"warehouses"
 };
 
 static void pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts);
 static void pb_init_check_common(const PbLoadOptions *opts);
 static int64 pb_init_bytes(const PbLoadOptions *opts, List *names);
+static int64 pb_init_serial(const PbLoadOptions *opts, List *names);
 
 /*
  * polarbench_init(dataset, scale, tables, table_size, records, fields,
  * field_length, parallel, fillfactor, unlogged, partitions,
- * partition_method, foreign_keys, drop, progress, wal_compression): load a
- * data set and return one row (dataset, tables, rows, bytes, seconds,
- * rows_per_second).
+ * partition_method, foreign_keys, drop, progress, wal_compression,
+ * warehouses): load a data set and return one row (dataset, tables, rows,
+ * bytes, seconds, rows_per_second).
  */
 Datum
 polarbench_init(PG_FUNCTION_ARGS)
@@ -118,7 +121,15 @@ polarbench_init(PG_FUNCTION_ARGS)
 		pb_check_role_can_login("Loader workers log in as the role that calls polarbench_init.",
 								"Load with parallel => 1, or as a role with LOGIN.");
 
-	if (!opts.drop)
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+
+	/* what is there, and what every job shares */
+	if (ds->prepare)
+		ds->prepare(&opts);
+	opts.total_rows = ds->total_rows(&opts);
+
+	if (!opts.drop && !opts.extend)
 	{
 		foreach(lc, names)
 		{
@@ -133,32 +144,15 @@ polarbench_init(PG_FUNCTION_ARGS)
 		}
 	}
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-
 	/* what interrupted loads left; then nothing may be in the way */
 	pb_staging_drop_orphans(&opts);
-	pb_staging_check_names(&opts, names);
+	if (!opts.extend)
+		pb_staging_check_names(&opts, names);
 
 	if (opts.parallel > 1 && ds->njobs(&opts, true) > 1)
 		rows = pb_loader_run_parallel(&opts, names);
 	else
-	{
-		PbProgress	progress;
-		int			njobs = ds->njobs(&opts, false);
-		int			job;
-		int			nest_level = pb_loader_compress_wal_begin(&opts);
-
-		/* in the same transaction as the new tables: all or nothing */
-		pb_staging_drop_replaced(&opts, names);
-
-		pb_progress_init(&progress, ds->total_rows(&opts), opts.progress,
-						 NULL);
-		for (job = 0; job < njobs; job++)
-			rows += ds->run_job(&opts, job, false, &progress);
-		ds->finish(&opts, false);
-		pb_loader_compress_wal_end(nest_level);
-	}
+		rows = pb_init_serial(&opts, names);
 
 	bytes = pb_init_bytes(&opts, names);
 	SPI_finish();
@@ -175,6 +169,38 @@ polarbench_init(PG_FUNCTION_ARGS)
 	values[5] = Float8GetDatum(seconds > 0 ? rows / seconds : 0);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values,
 													  nulls)));
+}
+
+/*
+ * Run the load described by opts in the caller's transaction, replacing
+ * the tables of names, or for an extension filling staging tables and
+ * appending their rows to the tables there.  Returns the number of rows
+ * inserted.
+ */
+static int64
+pb_init_serial(const PbLoadOptions *opts, List *names)
+{
+	const PbDataset *ds = pb_loader_dataset(opts->dataset);
+	PbLoadOptions staged = *opts;
+	PbProgress	progress;
+	int			njobs = ds->njobs(opts, false);
+	int			nest_level = pb_loader_compress_wal_begin(opts);
+	int64		rows = 0;
+
+	/* in the same transaction as the new rows: all or nothing */
+	if (opts->extend)
+		pb_staging_set_prefix(&staged);
+	else
+		pb_staging_drop_replaced(opts, names);
+
+	pb_progress_init(&progress, opts->total_rows, opts->progress, NULL);
+	for (int job = 0; job < njobs; job++)
+		rows += ds->run_job(&staged, job, false, &progress);
+	if (opts->extend)
+		pb_staging_append(&staged);
+	ds->finish(opts, false);
+	pb_loader_compress_wal_end(nest_level);
+	return rows;
 }
 
 /*
@@ -218,6 +244,7 @@ pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts)
 	opts->foreign_keys = PG_GETARG_BOOL(12);
 	opts->drop = PG_GETARG_BOOL(13);
 	opts->progress = PG_GETARG_BOOL(14);
+	opts->warehouses = PG_GETARG_INT32(16);
 	/* not given: where the data set's pages compress */
 	opts->wal_compression = PG_ARGISNULL(15) ?
 		pb_loader_dataset(opts->dataset)->compressible : PG_GETARG_BOOL(15);
@@ -277,19 +304,30 @@ pb_init_check_common(const PbLoadOptions *opts)
 	for (int i = 0; i < lengthof(pb_init_own_arguments); i++)
 	{
 		StringInfoData readers;
+		int			nreaders = 0;
+		int			seen = 0;
 
 		if (!pb_init_own_arguments[i].given(opts) ||
 			pb_dataset_reads(ds, pb_init_own_arguments[i].argument))
 			continue;
+		for (int d = 0; d < pb_dataset_count(); d++)
+			nreaders += pb_dataset_reads(pb_loader_dataset(d),
+										 pb_init_own_arguments[i].argument);
+		/* "the a data set", "the a and b data sets", "the a, b and c ..." */
 		initStringInfo(&readers);
 		for (int d = 0; d < pb_dataset_count(); d++)
 			if (pb_dataset_reads(pb_loader_dataset(d), pb_init_own_arguments[i].argument))
-				appendStringInfo(&readers, "%s%s", readers.len > 0 ? ", " : "",
+			{
+				seen++;
+				appendStringInfo(&readers, "%s%s",
+								 seen == 1 ? "" : seen == nreaders ? " and " : ", ",
 								 pb_loader_dataset(d)->name);
+			}
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s only apply to the %s data set",
-						pb_init_own_arguments[i].what, readers.data),
+				 errmsg("%s only apply to the %s data set%s",
+						pb_init_own_arguments[i].what, readers.data,
+						nreaders > 1 ? "s" : ""),
 				 errhint("%s", pb_init_own_arguments[i].hint)));
 	}
 }

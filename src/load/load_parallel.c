@@ -19,9 +19,10 @@
  *	2. When all are READY the leader, interrupts held, tells them to commit
  *	   and waits for them to have done so.
  *	3. The leader, in the caller's transaction, drops the tables being
- *	   replaced, gives the staging relations their names and runs the data
- *	   set's finishing step (attach partitions, foreign keys), then says
- *	   DONE; workers exit.
+ *	   replaced, gives the staging relations their names (or, for an
+ *	   extension, appends the staging tables' rows to the tables there and
+ *	   drops them) and runs the data set's finishing step (attach
+ *	   partitions, foreign keys), then says DONE; workers exit.
  *
  * Cancel or error in the leader before step 2 terminates the workers
  * (TerminateBackgroundWorker, then WaitForBackgroundWorkerShutdown): their
@@ -176,7 +177,7 @@ pb_loader_run_parallel(const PbLoadOptions *opts, List *names)
 		shared->workers[i].pgprocno = -1;
 	}
 
-	pb_progress_init(&progress, ds->total_rows(opts), opts->progress, NULL);
+	pb_progress_init(&progress, opts->total_rows, opts->progress, NULL);
 
 	PG_ENSURE_ERROR_CLEANUP(pb_loader_leader_cleanup,
 							PointerGetDatum(leader));
@@ -219,8 +220,13 @@ pb_loader_run_parallel(const PbLoadOptions *opts, List *names)
 			pb_progress_notice(&progress, progress.total, true);
 
 		/* step 3, in the caller's transaction: all or nothing */
-		pb_staging_drop_replaced(opts, names);
-		pb_staging_promote(&shared->opts);
+		if (opts->extend)
+			pb_staging_append(&shared->opts);
+		else
+		{
+			pb_staging_drop_replaced(opts, names);
+			pb_staging_promote(&shared->opts);
+		}
 		ds->finish(opts, true);
 
 		for (i = 0; i < nworkers; i++)
@@ -444,7 +450,7 @@ pb_loader_worker_run(PbLoadShared *shared, int index)
 	pb_writer_attach((char *) shared + shared->writers_offset, index);
 
 	/* step 1 */
-	pb_progress_init(&progress, ds->total_rows(opts), false,
+	pb_progress_init(&progress, opts->total_rows, false,
 					 &shared->rows_done);
 	pb_xact_begin(NIL);
 	pgstat_report_activity(STATE_RUNNING, "polarbench_init: loading");

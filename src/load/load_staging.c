@@ -22,6 +22,14 @@
  * Before anything is written, a load also checks that no relation by a
  * name it creates is in the way, other than those it replaces.
  *
+ * An extension (opts->extend: TPC-C's warehouses added to a smaller data
+ * set) replaces nothing: its jobs, serial or parallel, fill tables under
+ * staging names, and the caller's transaction appends their rows to the
+ * tables of the final names and drops them (pb_staging_append()).  The
+ * rows already there are not rewritten, and the appended ones appear all
+ * at once, or never; what a crash leaves is dropped by the next load, as
+ * above.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -295,4 +303,35 @@ pb_staging_drop_replaced(const PbLoadOptions *opts, List *names)
 	}
 	if (drop.len > 0)
 		pb_loader_sql("drop table %s", drop.data);
+}
+
+/*
+ * pb_staging_append
+ *		An extension's last step, in the caller's transaction: append the
+ *		rows of every staging table of this load (opts->staging_prefix) to
+ *		the table of its final name, in the order the data set lists them
+ *		(referenced tables first), and drop it.  The tables have the same
+ *		columns: the data set's prepare step checked it.
+ */
+void
+pb_staging_append(const PbLoadOptions *opts)
+{
+	const PbDataset *ds = pb_loader_dataset(opts->dataset);
+	List	   *tables;
+	List	   *others;
+	ListCell   *lc;
+
+	ds->created_names(opts, &tables, &others);
+	foreach(lc, tables)
+	{
+		const char *name = lfirst(lc);
+		const char *staged = pb_loader_name(opts, name);
+		char	   *qstaged = quote_qualified_identifier(opts->nspname, staged);
+
+		if (!OidIsValid(get_relname_relid(staged, opts->nspid)))
+			elog(ERROR, "table \"%s\" was not loaded", staged);
+		pb_loader_sql("insert into %s select * from %s",
+					  quote_qualified_identifier(opts->nspname, name), qstaged);
+		pb_loader_sql("drop table %s", qstaged);
+	}
 }

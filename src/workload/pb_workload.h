@@ -198,6 +198,9 @@ extern void pb_tpcc_permutation(PbPrng *prng, int *perm, int n);
 extern uint64_t pb_tpcc_seed(uint64_t load_seed, int table, int64_t w,
 							 int64_t d, int64_t id);
 extern int	pb_tpcc_order_lines(uint64_t load_seed, int w, int d, int o_id);
+extern int	pb_tpcc_c_load(uint64_t load_seed);
+extern void pb_tpcc_state(PbPrng *prng, char *buf);
+extern bool pb_tpcc_bad_credit(PbPrng *prng);
 extern void pb_tpcc_deck_init(PbTpccDeck *deck, const int *pct);
 extern int	pb_tpcc_deck_draw(PbTpccDeck *deck, PbPrng *prng);
 extern double pb_tpcc_think_time(PbPrng *prng, double mean);

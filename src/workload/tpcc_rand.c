@@ -4,9 +4,10 @@
  *	  TPC-C's numbers and strings (TPC-C 5.11, clauses 2.1.6, 4.3.2 and
  *	  5.2): NURand and its run-time constants with the load/run rule of
  *	  2.1.6.1, customer last names from their syllables, a-strings,
- *	  n-strings, zip codes, the data columns with "ORIGINAL" in them, the
- *	  permutation of customers over a district's initial orders, the deck
- *	  of transaction types and the think time.
+ *	  n-strings, zip codes, states, the data columns with "ORIGINAL" in
+ *	  them, bad credit, the permutation of customers over a district's
+ *	  initial orders, the load's C_LOAD, the deck of transaction types and
+ *	  the think time.
  *
  * Both the loader (rows of the initial population) and the workload's
  * driver (each transaction's input) draw from here, so that they cannot
@@ -125,15 +126,33 @@ pb_tpcc_customer_last(PbPrng *prng, int c_id, int c_load, char *buf)
 /*
  * pb_tpcc_astring
  *		An a-string of random length in [min, max] (4.3.2.2) in buf, which
- *		has room for max + 1 bytes.  Returns its length.
+ *		has room for max + 1 bytes.  Returns its length.  Each character is
+ *		uniform over the 62 letters and digits: six random bits, drawn again
+ *		when they say 62 or 63, ten of them from each 64-bit draw (a loader
+ *		draws some 50 million characters per warehouse).
  */
 int
 pb_tpcc_astring(PbPrng *prng, int min, int max, char *buf)
 {
 	int			len = (int) pb_rand_uniform(prng, min, max);
+	uint64_t	bits = 0;
+	int			left = 0;
 
-	for (int i = 0; i < len; i++)
-		buf[i] = tpcc_alnum[pb_rand_uniform(prng, 0, sizeof(tpcc_alnum) - 2)];
+	for (int i = 0; i < len;)
+	{
+		unsigned int v;
+
+		if (left == 0)
+		{
+			bits = pb_prng_u64(prng);
+			left = 10;
+		}
+		v = (unsigned int) (bits & 63);
+		bits >>= 6;
+		left--;
+		if (v < sizeof(tpcc_alnum) - 1)
+			buf[i++] = tpcc_alnum[v];
+	}
 	buf[len] = '\0';
 	return len;
 }
@@ -241,6 +260,47 @@ pb_tpcc_order_lines(uint64_t load_seed, int w, int d, int o_id)
 
 	pb_prng_seed(&prng, pb_tpcc_seed(load_seed, PB_TPCC_SEED_ORDER_LINES, w, d, o_id));
 	return (int) pb_rand_uniform(&prng, PB_TPCC_MIN_LINES, PB_TPCC_MAX_LINES);
+}
+
+/*
+ * pb_tpcc_c_load
+ *		C_LOAD, the constant C of NURand(255) for the C_LAST of the initial
+ *		population (2.1.6, 4.3.3.1): drawn in [0, 255], once per load, from
+ *		the load's seed, so that every job of a load (and an extension of
+ *		it) agrees on it.
+ */
+int
+pb_tpcc_c_load(uint64_t load_seed)
+{
+	PbPrng		prng;
+
+	pb_prng_seed(&prng, pb_tpcc_seed(load_seed, PB_TPCC_SEED_C_LOAD, 0, 0, 0));
+	return (int) pb_rand_uniform(&prng, 0, PB_TPCC_A_LAST);
+}
+
+/*
+ * pb_tpcc_state
+ *		W_STATE, D_STATE or C_STATE (4.3.3.1): an a-string of 2 letters,
+ *		upper case as a state's code, in buf (3 bytes).
+ */
+void
+pb_tpcc_state(PbPrng *prng, char *buf)
+{
+	buf[0] = (char) ('A' + pb_rand_uniform(prng, 0, 25));
+	buf[1] = (char) ('A' + pb_rand_uniform(prng, 0, 25));
+	buf[2] = '\0';
+}
+
+/*
+ * pb_tpcc_bad_credit
+ *		Whether a customer of the initial population has bad credit,
+ *		C_CREDIT "BC" (4.3.3.1): 10% of them, chosen at random; "GC"
+ *		otherwise.
+ */
+bool
+pb_tpcc_bad_credit(PbPrng *prng)
+{
+	return pb_rand_uniform(prng, 1, 100) <= 10;
 }
 
 /*

@@ -146,12 +146,22 @@ $node->safe_psql('postgres', q{
 	SELECT run_id FROM polarbench_run(script => 'SELECT 1;', transactions => 2,
 		settings => '{"dynamic_library_path": "$libdir"}')});
 my $runs13 = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
+# polarbench_init of 1.3, granted; 1.4 replaces it (warehouses, for TPC-C)
+$node->safe_psql('postgres', q{
+	GRANT EXECUTE ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int,
+		boolean, int, text, boolean, boolean, boolean, boolean) TO alice});
 $node->psql('postgres', 'ALTER EXTENSION polarbench UPDATE',
 	stdout => \$stdout, stderr => \$stderr, on_error_die => 1);
 is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extname = 'polarbench'}),
 	'1.4', 'ALTER EXTENSION UPDATE goes on to 1.4');
 like($stderr, qr/the privileges granted on polarbench_run and polarbench_start are dropped with them.*GRANT EXECUTE ON FUNCTION public\.polarbench_run TO alice;.*GRANT EXECUTE ON FUNCTION public\.polarbench_start TO alice;/s,
 	'the update to 1.4 gives the grants to make again');
+like($stderr, qr/the privileges granted on polarbench_init are dropped with it.*GRANT EXECUTE ON FUNCTION public\.polarbench_init TO alice;/s,
+	'and those on polarbench_init');
+is($node->safe_psql('postgres', q{
+	SELECT string_agg(name, ' ' ORDER BY name) FROM polarbench_datasets}),
+	'pgbench sysbench tpcc ycsb', 'the data sets of 1.4, TPC-C\'s among them');
+$node->safe_psql('postgres', 'GRANT EXECUTE ON FUNCTION polarbench_init TO alice');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs'), $runs13,
 	'every run of 1.3 is kept');
 like($node->safe_psql('postgres', q{
@@ -190,7 +200,8 @@ $node->safe_psql('fresh', q{
 	GRANT EXECUTE ON FUNCTION polarbench_start TO alice;
 	GRANT EXECUTE ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
 		float8, bigint, int, float8, text, bigint, int, float8, float8, int, jsonb[]) TO alice;
-	GRANT EXECUTE ON FUNCTION polarbench_record(jsonb, text) TO alice});
+	GRANT EXECUTE ON FUNCTION polarbench_record(jsonb, text) TO alice;
+	GRANT EXECUTE ON FUNCTION polarbench_init TO alice});
 my $updated = $node->safe_psql('postgres', $catalog);
 my $fresh = $node->safe_psql('fresh', $catalog);
 ok(length($fresh) > 1000, 'the catalog description is not empty');

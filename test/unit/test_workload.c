@@ -530,6 +530,30 @@ test_tpcc_strings(void)
 	}
 	check(alnum && minlen >= 300 && maxlen <= 500 && (int) strlen(buf) <= 500,
 		  "a-string[300..500]: letters and digits, lengths %d..%d", minlen, maxlen);
+	{
+		/* every character as likely: 1/62 each, within 6 standard deviations */
+		long		counts[256] = {0};
+		long		total = 0;
+		int			seen = 0;
+
+		for (int i = 0; i < 4000; i++)
+		{
+			int			len = pb_tpcc_astring(&prng, 24, 24, buf);
+
+			for (int k = 0; k < len; k++)
+				counts[(unsigned char) buf[k]]++;
+			total += len;
+		}
+		for (int ch = 0; ch < 256; ch++)
+			if (counts[ch] > 0)
+			{
+				seen++;
+				check_between((double) counts[ch] / total, 1.0 / 62 - 6 * sqrt((1.0 / 62) * (61.0 / 62) / total),
+							  1.0 / 62 + 6 * sqrt((1.0 / 62) * (61.0 / 62) / total),
+							  "share of an a-string's character");
+			}
+		check(seen == 62, "an a-string draws from 62 characters: %d", seen);
+	}
 	pb_tpcc_zip(&prng, buf);
 	check(strlen(buf) == 9 && strcmp(buf + 4, "11111") == 0 &&
 		  strspn(buf, "0123456789") == 9, "zip: 4 digits and 11111: %s", buf);
@@ -596,6 +620,58 @@ test_tpcc_order_lines(void)
 	check(pb_tpcc_seed(1, PB_TPCC_SEED_ORDER, 1, 1, 1) != pb_tpcc_seed(1, PB_TPCC_SEED_ORDER, 1, 1, 2) &&
 		  pb_tpcc_seed(1, PB_TPCC_SEED_ORDER, 1, 1, 1) != pb_tpcc_seed(2, PB_TPCC_SEED_ORDER, 1, 1, 1),
 		  "seeds differ by key and by load");
+}
+
+/*
+ * C_LOAD: in [0, 255], the same for a load's seed, spread over the range by
+ * seeds; states: two upper-case letters, every one reached; bad credit:
+ * 10% (over a million draws, a share within 0.3 points is certain: the
+ * standard deviation is 0.03 points)
+ */
+static void
+test_tpcc_load_rules(void)
+{
+	int			c_counts[256] = {0};
+	int			letters[26] = {0};
+	bool		ok = true;
+	int			reached = 0;
+	long		bad = 0;
+	PbPrng		prng;
+	char		buf[3];
+
+	for (uint64_t seed = 0; seed < 256 * 100; seed++)
+	{
+		int			c = pb_tpcc_c_load(seed);
+
+		if (c < 0 || c > 255 || c != pb_tpcc_c_load(seed))
+			ok = false;
+		else
+			c_counts[c]++;
+	}
+	check(ok, "C_LOAD is in [0, 255] and follows from the seed");
+	for (int c = 0; c < 256; c++)
+		reached += c_counts[c] > 0;
+	check(reached == 256, "every C_LOAD is drawn by some seed: %d of 256", reached);
+
+	pb_prng_seed(&prng, 7);
+	ok = true;
+	for (int i = 0; i < 10000; i++)
+	{
+		pb_tpcc_state(&prng, buf);
+		if (buf[0] < 'A' || buf[0] > 'Z' || buf[1] < 'A' || buf[1] > 'Z' || buf[2] != '\0')
+			ok = false;
+		else
+			letters[buf[0] - 'A']++, letters[buf[1] - 'A']++;
+	}
+	check(ok, "a state is two upper-case letters");
+	reached = 0;
+	for (int l = 0; l < 26; l++)
+		reached += letters[l] > 0;
+	check(reached == 26, "every letter is drawn: %d of 26", reached);
+
+	for (int i = 0; i < NDRAWS; i++)
+		bad += pb_tpcc_bad_credit(&prng);
+	check_between((double) bad / NDRAWS, 0.097, 0.103, "share of BC credit");
 }
 
 /* the deck: each run of 100 cards is the mix exactly; think times capped */
@@ -757,6 +833,7 @@ main(void)
 	test_tpcc_nurand();
 	test_tpcc_strings();
 	test_tpcc_permutation();
+	test_tpcc_load_rules();
 	test_tpcc_order_lines();
 	test_tpcc_deck();
 	test_tpcc_terminals();
