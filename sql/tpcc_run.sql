@@ -112,7 +112,8 @@ SELECT round((tpcc->>'tpmc')::numeric * seconds::numeric / 60) = o.new_order AS 
 		   AS efficiency
   FROM figures, ops o;
 -- the report, numbers masked; the JSON document has them at its top
-SELECT regexp_replace(polarbench_report(:tpcc_run, 'tpcc'), '[0-9]+(\.[0-9]+)?', 'N', 'g') AS report;
+SELECT regexp_replace(regexp_replace(polarbench_report(:tpcc_run, 'tpcc'),
+						  '[0-9]+(\.[0-9]+)?', 'N', 'g'), ' +', ' ', 'g') AS report;
 SELECT jsonb_typeof(d->'tpcc'->'tpmc') AS tpmc, jsonb_typeof(d->'tpcc'->'nopm') AS nopm,
 	   jsonb_array_length(d->'operations') AS operations
   FROM (SELECT polarbench_report(:tpcc_run, 'json')::jsonb AS d) j;
@@ -165,7 +166,6 @@ SELECT (SELECT count(*) FROM tpcc_log WHERE tbl = 'orders') = a.orders - b.order
   FROM tpcc_totals a, before2 b;
 DROP TABLE tpcc_log CASCADE;
 DROP FUNCTION tpcc_log_row() CASCADE;
-DROP RULE log_history ON history;
 
 -- with keying times, a terminal keys a New-Order for 18 s: none completes
 -- in a run of 3 s, whatever the machine's speed
@@ -184,14 +184,15 @@ SELECT * FROM polarbench_run('tpcc', options => '{"keying_think": "maybe"}');
 SELECT * FROM polarbench_run('tpcc', options => '{"tables": 2}');
 SELECT * FROM polarbench_run('tpcc', options => '{"keying_think": true}', rate => 10);
 SELECT * FROM polarbench_run('tpcc', script => 'SELECT 1');
-BEGIN;
-DROP INDEX customer_c_w_id_c_d_id_c_last_c_first_idx;
+DROP INDEX idx_customer;
 SELECT * FROM polarbench_run('tpcc', transactions => 1);
-ROLLBACK;
+CREATE INDEX idx_customer ON customer (c_w_id, c_d_id, c_last, c_first);
+-- a data set that is not TPC-C's: a warehouse table, and nothing else
 CREATE SCHEMA not_tpcc;
 CREATE TABLE not_tpcc.warehouse (w_id int PRIMARY KEY);
-SET search_path = not_tpcc, public;
-SELECT * FROM polarbench_run('tpcc', transactions => 1);
+INSERT INTO not_tpcc.warehouse VALUES (1);
+SET search_path = not_tpcc;
+SELECT * FROM public.polarbench_run('tpcc', transactions => 1);
 RESET search_path;
 DROP SCHEMA not_tpcc CASCADE;
 CREATE ROLE regress_tpcc_reader LOGIN;
