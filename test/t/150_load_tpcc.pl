@@ -2,9 +2,9 @@
 # workers fill their tables or once they have committed them, leaves the
 # TPC-C tables there as they were, sound, and nothing the next load does
 # not drop; warehouses added to a data set, in parallel, leave the rows of
-# those there untouched, and an addition canceled or cut short adds
-# nothing.  Each point is reached by holding the load there with locks,
-# never by timing.
+# those there untouched and are the rows of the load's seed whoever makes
+# them, and an addition canceled or cut short adds nothing.  Each point is
+# reached by holding the load there with locks, never by timing.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -38,18 +38,19 @@ $node->safe_psql('postgres', q{
 		END LOOP;
 		RETURN n;
 	END $$;
-	-- the rows of warehouses 1 .. w in every table, as one checksum
+	-- the rows of warehouses lo .. hi in every table, and the items, as one
+	-- checksum
 	SET check_function_bodies = off;
-	CREATE FUNCTION tpcc_sum(w int) RETURNS text LANGUAGE sql AS $$
+	CREATE FUNCTION tpcc_sum(lo int, hi int) RETURNS text LANGUAGE sql AS $$
 	SELECT md5(string_agg(s, ',' ORDER BY n)) FROM (
-		SELECT 1 AS n, md5(string_agg(t::text, '' ORDER BY w_id)) AS s FROM warehouse t WHERE w_id <= w
-		UNION ALL SELECT 2, md5(string_agg(t::text, '' ORDER BY d_w_id, d_id)) FROM district t WHERE d_w_id <= w
-		UNION ALL SELECT 3, md5(string_agg(t::text, '' ORDER BY c_w_id, c_d_id, c_id)) FROM customer t WHERE c_w_id <= w
-		UNION ALL SELECT 4, md5(string_agg(t::text, '' ORDER BY h_c_w_id, h_c_d_id, h_c_id)) FROM history t WHERE h_w_id <= w
-		UNION ALL SELECT 5, md5(string_agg(t::text, '' ORDER BY o_w_id, o_d_id, o_id)) FROM orders t WHERE o_w_id <= w
-		UNION ALL SELECT 6, md5(string_agg(t::text, '' ORDER BY no_w_id, no_d_id, no_o_id)) FROM new_order t WHERE no_w_id <= w
-		UNION ALL SELECT 7, md5(string_agg(t::text, '' ORDER BY ol_w_id, ol_d_id, ol_o_id, ol_number)) FROM order_line t WHERE ol_w_id <= w
-		UNION ALL SELECT 8, md5(string_agg(t::text, '' ORDER BY s_w_id, s_i_id)) FROM stock t WHERE s_w_id <= w
+		SELECT 1 AS n, md5(string_agg(t::text, '' ORDER BY w_id)) AS s FROM warehouse t WHERE w_id BETWEEN lo AND hi
+		UNION ALL SELECT 2, md5(string_agg(t::text, '' ORDER BY d_w_id, d_id)) FROM district t WHERE d_w_id BETWEEN lo AND hi
+		UNION ALL SELECT 3, md5(string_agg(t::text, '' ORDER BY c_w_id, c_d_id, c_id)) FROM customer t WHERE c_w_id BETWEEN lo AND hi
+		UNION ALL SELECT 4, md5(string_agg(t::text, '' ORDER BY h_c_w_id, h_c_d_id, h_c_id)) FROM history t WHERE h_w_id BETWEEN lo AND hi
+		UNION ALL SELECT 5, md5(string_agg(t::text, '' ORDER BY o_w_id, o_d_id, o_id)) FROM orders t WHERE o_w_id BETWEEN lo AND hi
+		UNION ALL SELECT 6, md5(string_agg(t::text, '' ORDER BY no_w_id, no_d_id, no_o_id)) FROM new_order t WHERE no_w_id BETWEEN lo AND hi
+		UNION ALL SELECT 7, md5(string_agg(t::text, '' ORDER BY ol_w_id, ol_d_id, ol_o_id, ol_number)) FROM order_line t WHERE ol_w_id BETWEEN lo AND hi
+		UNION ALL SELECT 8, md5(string_agg(t::text, '' ORDER BY s_w_id, s_i_id)) FROM stock t WHERE s_w_id BETWEEN lo AND hi
 		UNION ALL SELECT 9, md5(string_agg(t::text, '' ORDER BY i_id)) FROM item t) x $$;
 });
 
@@ -57,7 +58,7 @@ $node->safe_psql('postgres', q{
 sub state
 {
 	return $node->safe_psql('postgres', q{
-		SELECT warehouses || ' ' || md5(t::text) || ' ' || tpcc_sum(warehouses) FROM tpcc_load t});
+		SELECT warehouses || ' ' || md5(t::text) || ' ' || tpcc_sum(1, warehouses) FROM tpcc_load t});
 }
 
 # the relations of loads (staging names) left in the schema
@@ -227,12 +228,12 @@ like(strays(), qr/pbload_\d+_warehouse/, 'the committed staging tables are left'
 $node->safe_psql('postgres', 'DROP TRIGGER wait_for_test ON warehouse');
 
 # 6. warehouses added in parallel: the first one's rows untouched
-my $first = $node->safe_psql('postgres', 'SELECT tpcc_sum(1)');
+my $first = $node->safe_psql('postgres', 'SELECT tpcc_sum(1, 1)');
 like($node->safe_psql('postgres', q{
 	SELECT rows FROM polarbench_init('tpcc', warehouses => 3, parallel => 2)}),
 	qr/^\d+$/, 'warehouses 2 and 3 added in parallel');
 is(strays(), 'none', 'dropping what the interrupted loads left');
-is($node->safe_psql('postgres', 'SELECT tpcc_sum(1)'), $first,
+is($node->safe_psql('postgres', 'SELECT tpcc_sum(1, 1)'), $first,
 	'the rows of warehouse 1 are as they were, in every table');
 is($node->safe_psql('postgres', q{
 	SELECT warehouses || ' ' || (SELECT count(*) FROM warehouse) || ' ' || (SELECT count(*) FROM stock)
@@ -240,6 +241,21 @@ is($node->safe_psql('postgres', q{
 	'3 3 300000 100000', 'every table but item has the new warehouses');
 is(broken(), 'none', 'the data set is consistent');
 is($node->safe_psql('postgres', 'SELECT problems()'), '0', 'and sound');
+
+# the rows added are those of the load's seed, whoever makes them: warehouse
+# 3 taken out and added again, serially, is the same
+my $third = $node->safe_psql('postgres', 'SELECT tpcc_sum(3, 3)');
+$node->safe_psql('postgres', q{
+	DELETE FROM order_line WHERE ol_w_id = 3; DELETE FROM new_order WHERE no_w_id = 3;
+	DELETE FROM orders WHERE o_w_id = 3; DELETE FROM history WHERE h_w_id = 3;
+	DELETE FROM customer WHERE c_w_id = 3; DELETE FROM stock WHERE s_w_id = 3;
+	DELETE FROM district WHERE d_w_id = 3; DELETE FROM warehouse WHERE w_id = 3;
+	UPDATE tpcc_load SET warehouses = 2});
+$node->safe_psql('postgres', q{SELECT polarbench_init('tpcc', warehouses => 3)});
+is($node->safe_psql('postgres', 'SELECT tpcc_sum(3, 3)'), $third,
+	'a warehouse added again serially has the same rows as added in parallel');
+is($node->safe_psql('postgres', 'SELECT tpcc_sum(1, 1)'), $first,
+	'and warehouse 1 is still as it was');
 
 # 7. then a new load: the staging tables are gone, the data set replaced
 is($node->safe_psql('postgres', q{
