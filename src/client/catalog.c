@@ -4,15 +4,17 @@
  *	  What the server runs and loads, as its polarbench_workloads and
  *	  polarbench_datasets views say: the workload a -b name that is no
  *	  built-in script names, the check of the --name=value options given
+ *	  for it, the data set -i -b names and the check of the arguments given
  *	  for it, and the lists of --list, --list NAME and -b list.
  *
  * The client knows pgbench's built-in scripts (the script library's) and
- * nothing else of any workload: each of the server's other workloads, its
- * options and their types, defaults and ranges come from the view, so
- * that a workload added to the server needs nothing here.  An option is
- * matched to the view's name of it by the workload library's spelling
- * rule (pb_workload_option_is: case, '-' and '_' aside), the one the server
- * reads options with; the server checks the values.
+ * nothing else of any workload or data set: each of the server's other
+ * workloads, its options and their types, defaults and ranges come from
+ * the view, and so do a data set's arguments and their types, so that a
+ * workload or a data set added to the server needs nothing here.  An
+ * option is matched to the view's name of it by the workload library's
+ * spelling rule (pb_workload_option_is: case, '-' and '_' aside), the one
+ * the server reads options with; the server checks the values.
  *
  *-------------------------------------------------------------------------
  */
@@ -328,6 +330,164 @@ resolve_workload(PGconn *conn, ClientOptions *opts)
 	return check_workload_options(&cat, opts);
 }
 
+/* The data set -i loads when -b does not name one: what pgbench -i makes */
+#define DEFAULT_DATASET		"pgbench"
+
+/*
+ * add_init_argument
+ *		Add argument name of polarbench_init() with value, given as option
+ *		(for the errors), to the call -i makes, if the data set reads it:
+ *		rows holds the data set's arguments, each one's name and SQL type.
+ *		Returns false on error (reported).
+ */
+static bool
+add_init_argument(InitOptions *init, const char *dataset, PGresult *rows,
+				  const char *name, const char *value, const char *option)
+{
+	PQExpBufferData known;
+
+	for (int r = 0; r < PQntuples(rows); r++)
+	{
+		const char *argument = PQgetvalue(rows, r, 0);
+		const char *type = PQgetvalue(rows, r, 2);
+		bool		boolean = strcmp(PQgetvalue(rows, r, 3), "t") == 0;
+
+		if (PQgetisnull(rows, r, 0) || !pb_workload_option_is(name, argument))
+			continue;
+		if (value == NULL && !boolean)
+		{
+			pg_log_error("option %s needs a value", option);
+			pg_log_error_hint("Give it as %s=VALUE.", option);
+			return false;
+		}
+		init->call = pg_realloc(init->call, sizeof(InitArgument) * (init->ncall + 1));
+		init->call[init->ncall].name = pg_strdup(argument);
+		init->call[init->ncall].type = pg_strdup(type);
+		init->call[init->ncall].value = pg_strdup(value ? value : "true");
+		init->ncall++;
+		return true;
+	}
+
+	/* as options: --foreign-keys for foreign_keys */
+	initPQExpBuffer(&known);
+	for (int r = 0; r < PQntuples(rows); r++)
+		if (!PQgetisnull(rows, r, 0))
+		{
+			appendPQExpBuffer(&known, "%s--", known.len > 0 ? ", " : "");
+			for (const char *c = PQgetvalue(rows, r, 0); *c != '\0'; c++)
+				appendPQExpBufferChar(&known, *c == '_' ? '-' : *c);
+		}
+	pg_log_error("option %s does not apply to data set \"%s\"", option, dataset);
+	if (known.len == 0)
+		pg_log_error_hint("Data set %s takes no arguments of its own.", dataset);
+	else
+		pg_log_error_hint("The arguments of %s are %s; \"%s --list %s\" describes them.",
+						  dataset, known.data, progname, dataset);
+	termPQExpBuffer(&known);
+	return false;
+}
+
+/*
+ * report_unknown_dataset
+ *		A data set -i -b names that the server does not have, with the ones
+ *		it has.
+ */
+static void
+report_unknown_dataset(PGconn *conn, const char *dataset)
+{
+	PGresult   *res = exec_query(conn, 0,
+								 "SELECT pg_catalog.string_agg(name, ', ')"
+								 "  FROM @extschema@.polarbench_datasets",
+								 0, NULL);
+
+	pg_log_error("no data set named \"%s\"", dataset);
+	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
+		pg_log_error_hint("The server's data sets are %s; \"%s --list\" describes them.",
+						  PQgetvalue(res, 0, 0), progname);
+	PQclear(res);
+}
+
+/*
+ * resolve_dataset
+ *		Check the arguments given with -i against those polarbench_datasets
+ *		gives the data set -b names (pgbench's by default): pgbench -i's
+ *		options (-s, --partitions, --partition-method, --foreign-keys) and
+ *		--name=value, each one an argument of polarbench_init() that the data
+ *		set reads; and set init->call to them, with their SQL types.
+ *		Returns false on error (reported).
+ */
+bool
+resolve_dataset(PGconn *conn, InitOptions *init)
+{
+	const char *dataset = init->dataset ? init->dataset : DEFAULT_DATASET;
+	const char *params[1] = {dataset};
+	char		buf[32];
+	bool		ok = true;
+	PGresult   *rows;
+
+	/* each argument's name, its type as a cast, whether it is boolean */
+	rows = exec_query(conn, 0,
+					  "SELECT a.value OPERATOR(pg_catalog.->>) 'name', a.n,"
+					  "       pg_catalog.format('%I.%I', tn.nspname, t.typname),"
+					  "       t.oid OPERATOR(pg_catalog.=) 'pg_catalog.bool'::pg_catalog.regtype"
+					  "  FROM @extschema@.polarbench_datasets d"
+					  "  LEFT JOIN LATERAL pg_catalog.jsonb_array_elements(d.options)"
+					  "       WITH ORDINALITY a(value, n) ON true"
+					  "  LEFT JOIN pg_catalog.pg_type t"
+					  "    ON t.oid OPERATOR(pg_catalog.=)"
+					  "       pg_catalog.to_regtype(a.value OPERATOR(pg_catalog.->>) 'type')"
+					  "  LEFT JOIN pg_catalog.pg_namespace tn ON tn.oid OPERATOR(pg_catalog.=) t.typnamespace"
+					  " WHERE d.name OPERATOR(pg_catalog.=) $1::pg_catalog.text"
+					  " ORDER BY a.n",
+					  1, params);
+	if (PQresultStatus(rows) != PGRES_TUPLES_OK)
+	{
+		report_server_error(conn, rows);
+		PQclear(rows);
+		return false;
+	}
+	if (PQntuples(rows) == 0)
+	{
+		report_unknown_dataset(conn, dataset);
+		PQclear(rows);
+		return false;
+	}
+
+	init->ncall = 0;
+	if (init->scale > 0)
+	{
+		snprintf(buf, sizeof(buf), "%d", init->scale);
+		ok = add_init_argument(init, dataset, rows, "scale", buf, "-s/--scale");
+	}
+	if (ok && init->partitions_given)
+	{
+		snprintf(buf, sizeof(buf), "%d", init->partitions);
+		ok = add_init_argument(init, dataset, rows, "partitions", buf, "--partitions");
+	}
+	if (ok && init->partition_method != NULL)
+		ok = add_init_argument(init, dataset, rows, "partition_method",
+							   init->partition_method, "--partition-method");
+	if (ok && init->foreign_keys)
+		ok = add_init_argument(init, dataset, rows, "foreign_keys", "true",
+							   "--foreign-keys");
+	for (int i = 0; ok && i < init->nargs; i++)
+		ok = add_init_argument(init, dataset, rows, init->arg_names[i],
+							   init->arg_values[i],
+							   psprintf("--%s", init->arg_names[i]));
+	/* given twice (--warehouses=2 --warehouses=3): the server would refuse */
+	for (int i = 0; ok && i < init->ncall; i++)
+		for (int k = i + 1; ok && k < init->ncall; k++)
+			if (strcmp(init->call[i].name, init->call[k].name) == 0)
+			{
+				pg_log_error("argument %s of data set \"%s\" is given twice",
+							 init->call[i].name, dataset);
+				ok = false;
+			}
+	init->dataset = pg_strdup(dataset);
+	PQclear(rows);
+	return ok;
+}
+
 /*
  * check_report_style
  *		--report: json, csv, or the report style of one of the server's
@@ -446,8 +606,8 @@ list_all(PGconn *conn)
 		PQclear(res);
 		return false;
 	}
-	printf("\nData sets (polarbench_init(NAME, ...), \"%s -i\" for pgbench's; \"%s --list NAME\" shows its arguments):\n",
-		   progname, progname);
+	printf("\nData sets (load one with -i -b NAME, or polarbench_init(NAME, ...); \"%s --list NAME\" shows its arguments):\n",
+		   progname);
 	print_result_table(res, dataset_headers);
 	PQclear(res);
 	return true;
@@ -599,7 +759,8 @@ print_dataset_arguments(PGconn *conn, const char *name, bool separate)
 		int			nrows = PQntuples(res) + 1;
 		char	 ***cells = pg_malloc(sizeof(char **) * nrows);
 
-		printf("\nArguments of polarbench_init('%s', ...), beside those every data set reads:\n", name);
+		printf("\nArguments of polarbench_init('%s', ...), beside those every data set reads\n"
+			   "(-i -b %s --NAME=VALUE):\n", name, name);
 		cells[0] = (char **) headers;
 		for (int r = 1; r < nrows; r++)
 		{

@@ -8,11 +8,13 @@
  *	  together.  The result is a ClientCommand: what to do, the run's or
  *	  the load's options, and the nodes to connect to.
  *
- * A --name=value argument that is no option of the client's is a
- * workload's option (--table-size=25000, --readproportion=0.5): it is taken
- * out of the command line first and checked, once the client is connected,
- * against the options the server's polarbench_workloads gives the workload
- * -b names (catalog.c).
+ * A --name=value (or --name value) argument that is no option of the
+ * client's is a workload's option (--table-size=25000, --readproportion
+ * 0.5), or with -i an argument of the data set -b names (--warehouses 10):
+ * it is taken out of the command line first and checked, once the client
+ * is connected, against the options the server's polarbench_workloads
+ * gives the workload, or the arguments its polarbench_datasets gives the
+ * data set (catalog.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -118,6 +120,9 @@ typedef struct ParseState
 	bool		list_scripts;	/* -b list */
 	const char *compare_a;		/* --compare's run ids, side A */
 	const char *compare_b;		/* the argument after them, side B */
+	char	  **b_args;			/* -b, as given: the data set with -i */
+	int			nb_args;
+	bool		named_options;	/* --name=value: a workload's or data set's */
 	bool		benchmarking_option_set;
 	bool		output_option_set;	/* --report, --svg: runs and comparisons */
 	bool		initialization_option_set;
@@ -136,6 +141,9 @@ usage(void)
 		   "  %s [OPTION]... [DBNAME]\n"
 		   "\nInitialization options:\n"
 		   "  -i, --initialize         invokes initialization mode (polarbench_init)\n"
+		   "  -b, --builtin=NAME       the server's data set to load (default: pgbench's\n"
+		   "                           tables), with its own arguments as --NAME=VALUE\n"
+		   "                           (\"--list NAME\" shows them)\n"
 		   "  -F, --fillfactor=NUM     set fill factor\n"
 		   "  -j, --jobs=NUM           number of loader workers (default: 1)\n"
 		   "  -q, --quiet              quiet logging (one message each 5 seconds)\n"
@@ -394,8 +402,11 @@ parse_script_option(int c, const char *arg, ParseState *ps)
 				ps->list_scripts = true;
 				return true;
 			}
+			/* with -i, the data set: decide_mode() tells */
+			ps->b_args = pg_realloc(ps->b_args, sizeof(char *) * (ps->nb_args + 1));
+			ps->b_args[ps->nb_args++] = pg_strdup(arg);
 			add_builtin(opts, arg);
-			break;
+			return true;
 		case 'f':
 			ps->files = pg_realloc(ps->files, sizeof(ClientScript) * (ps->nfiles + 1));
 			ps->files[ps->nfiles++] = read_script_file(arg);
@@ -517,6 +528,7 @@ parse_init_option(int c, const char *arg, ParseState *ps)
 		case OPT_PARTITIONS:
 			if (!option_parse_int(arg, "--partitions", 0, INT_MAX, &init->partitions))
 				exit(1);
+			init->partitions_given = true;
 			break;
 		case OPT_UNLOGGED_TABLES:
 			init->unlogged = true;
@@ -745,17 +757,56 @@ short_option_takes_argument(char c)
 }
 
 /*
+ * asks_init
+ *		Whether the command line has -i (or --initialize), alone or among
+ *		other short options, before any "--".
+ */
+static bool
+asks_init(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+	{
+		const char *arg = argv[i];
+
+		if (strcmp(arg, "--") == 0)
+			break;
+		if (strcmp(arg, "--initialize") == 0)
+			return true;
+		if (arg[0] != '-' || arg[1] == '-')
+			continue;
+		for (const char *p = arg + 1; *p != '\0'; p++)
+		{
+			if (*p == 'i')
+				return true;
+			if (short_option_takes_argument(*p))
+			{
+				/* the rest, or the next argument, is its argument */
+				if (p[1] == '\0')
+					i++;
+				break;
+			}
+		}
+	}
+	return false;
+}
+
+/*
  * take_workload_options
  *		Take the --name=value arguments that are no option of the client's
  *		out of the command line: a workload's options, in its tool's
  *		spellings (--table-size=25000, --readproportion=0.5), which the
- *		server's polarbench_workloads names and the server checks.  The
- *		arguments of options are left alone, wherever they are.
+ *		server's polarbench_workloads names and the server checks, or with
+ *		-i a data set's arguments (--warehouses=10).  --name value is the
+ *		same when value does not start with '-'; with -i, --name alone has
+ *		no value (a boolean's true), and otherwise is left for getopt_long
+ *		to refuse.  The arguments of options are left alone, wherever they
+ *		are.
  */
 static void
 take_workload_options(int *argc, char **argv, ParseState *ps)
 {
 	ClientOptions *opts = &ps->cmd->run;
+	bool		init = asks_init(*argc, argv);
 	int			kept = 1;
 	int			i;
 
@@ -772,14 +823,21 @@ take_workload_options(int *argc, char **argv, ParseState *ps)
 			size_t		len = eq ? eq - name : strlen(name);
 			const struct option *o = len > 0 ? client_long_option(name, len) : NULL;
 
-			if (eq != NULL && len > 0 && o == NULL)
+			if (len > 0 && o == NULL &&
+				(eq != NULL || init || (i + 1 < *argc && argv[i + 1][0] != '-')))
 			{
+				const char *value = NULL;
+
+				if (eq != NULL)
+					value = eq + 1;
+				else if (i + 1 < *argc && argv[i + 1][0] != '-')
+					value = argv[++i];
 				opts->opt_names = pg_realloc(opts->opt_names, sizeof(char *) * (opts->nopts + 1));
 				opts->opt_values = pg_realloc(opts->opt_values, sizeof(char *) * (opts->nopts + 1));
 				opts->opt_names[opts->nopts] = pnstrdup(name, len);
-				opts->opt_values[opts->nopts] = pg_strdup(eq + 1);
+				opts->opt_values[opts->nopts] = value ? pg_strdup(value) : NULL;
 				opts->nopts++;
-				ps->benchmarking_option_set = true;
+				ps->named_options = true;
 				continue;
 			}
 			/* --define NAME=VALUE: its argument is the next one */
@@ -817,7 +875,30 @@ decide_mode(ParseState *ps)
 {
 	ClientCommand *cmd = ps->cmd;
 	ClientOptions *opts = &cmd->run;
-	bool		run_option_set = ps->init || ps->benchmarking_option_set ||
+	bool		run_option_set;
+
+	/*
+	 * -b and --name=value name the data set and its arguments with -i, a
+	 * workload and its options otherwise
+	 */
+	if (ps->init)
+	{
+		if (ps->nb_args > 1)
+		{
+			pg_log_error("-i loads one data set, not %d", ps->nb_args);
+			exit(1);
+		}
+		if (ps->nb_args == 1)
+			cmd->init.dataset = ps->b_args[0];
+		cmd->init.arg_names = opts->opt_names;
+		cmd->init.arg_values = opts->opt_values;
+		cmd->init.nargs = opts->nopts;
+		opts->opt_names = opts->opt_values = NULL;
+		opts->nopts = 0;
+	}
+	else if (ps->nb_args > 0 || ps->named_options)
+		ps->benchmarking_option_set = true;
+	run_option_set = ps->init || ps->benchmarking_option_set ||
 		ps->output_option_set || ps->initialization_option_set ||
 		opts->restart_command != NULL;
 

@@ -7,12 +7,14 @@
  * main() reads the command line (options.c), which checks custom scripts
  * with the same script library the server uses, so that a syntax error is
  * reported with its file and line before anything is sent; then it does
- * what the command asks: polarbench_init() for -i, the lists of --list
+ * what the command asks: polarbench_init() for -i (the data set -b names,
+ * with its arguments as the server lists them), the lists of --list
  * (catalog.c), --restore (restart.c), a comparison of runs (compare.c), a
  * sweep (sweep.c), a run on several nodes (nodes.c), or one run, printed
- * in the style of the workload's tool or of --report.  Progress arrives as NOTICE messages already in the
- * tool's words and goes to stderr as it comes.  Ctrl-C or SIGTERM sends a
- * cancel request, which the server records as a canceled run.
+ * in the style of the workload's tool or of --report.  Progress arrives as
+ * NOTICE messages already in the tool's words and goes to stderr as it
+ * comes.  Ctrl-C or SIGTERM sends a cancel request, which the server
+ * records as a canceled run.
  *
  * Every value reaches the server as a query parameter, never pasted into
  * SQL text, and every query runs with the search_path pinned (see
@@ -39,43 +41,60 @@
 
 /*
  * run_init
- *		-i: create and fill pgbench's tables with polarbench_init(), with
- *		its progress lines on stderr as pgbench -i prints them.
+ *		-i: create and fill the tables of the data set -b names (pgbench's
+ *		by default) with polarbench_init(), with the arguments given for
+ *		it, and its progress lines on stderr as pgbench -i prints them.
  */
 static int
-run_init(PGconn *conn, const InitOptions *init)
+run_init(PGconn *conn, InitOptions *init)
 {
-	char		scale[16],
-				fillfactor[16],
-				partitions[16],
+	char		fillfactor[16],
 				jobs[16];
-	const char *params[8];
+	const char **params;
+	PQExpBufferData sql;
 	PGresult   *res;
+	int			n = 0;
 
-	snprintf(scale, sizeof(scale), "%d", init->scale > 0 ? init->scale : 1);
-	snprintf(fillfactor, sizeof(fillfactor), "%d", init->fillfactor);
-	snprintf(partitions, sizeof(partitions), "%d", init->partitions);
-	snprintf(jobs, sizeof(jobs), "%d", init->jobs);
-	params[0] = scale;
-	params[1] = fillfactor;
-	params[2] = init->unlogged ? "true" : "false";
-	params[3] = partitions;
-	params[4] = init->partition_method ? init->partition_method : "range";
-	params[5] = init->foreign_keys ? "true" : "false";
-	params[6] = jobs;
-	if (!ensure_extension(conn, true))
+	if (!ensure_extension(conn, true) || !resolve_dataset(conn, init))
 		return 1;
+	snprintf(fillfactor, sizeof(fillfactor), "%d", init->fillfactor);
+	snprintf(jobs, sizeof(jobs), "%d", init->jobs);
+	params = pg_malloc(sizeof(char *) * (4 + init->ncall));
+	params[n++] = init->dataset;
+	params[n++] = fillfactor;
+	params[n++] = init->unlogged ? "true" : "false";
+	params[n++] = jobs;
+	initPQExpBuffer(&sql);
+	appendPQExpBufferStr(&sql,
+						 "SELECT tables, rows, pg_catalog.pg_size_pretty(bytes), seconds, rows_per_second "
+						 "FROM @extschema@.polarbench_init($1::pg_catalog.text, "
+						 "fillfactor => $2::pg_catalog.int4, unlogged => $3::pg_catalog.bool, "
+						 "parallel => $4::pg_catalog.int4, progress => true");
+	/* the data set's own arguments, named and typed as the server says */
+	for (int i = 0; i < init->ncall; i++)
+	{
+		char	   *ident = PQescapeIdentifier(conn, init->call[i].name,
+											   strlen(init->call[i].name));
+
+		if (ident == NULL)
+		{
+			pg_log_error("%s", PQerrorMessage(conn));
+			return 1;
+		}
+		appendPQExpBuffer(&sql, ", %s => $%d::%s", ident, n + 1,
+						  init->call[i].type);
+		PQfreemem(ident);
+		params[n++] = init->call[i].value;
+	}
+	appendPQExpBufferChar(&sql, ')');
+
 	set_notice_mode(true, init->quiet, true);
 	/* in the session's own search_path, which says where the tables go */
-	res = exec_query(conn, PB_QUERY_USER_PATH | PB_QUERY_CANCELABLE,
-					 "SELECT tables, rows, pg_catalog.pg_size_pretty(bytes), seconds, rows_per_second "
-					 "FROM @extschema@.polarbench_init('pgbench'::pg_catalog.text, "
-					 "scale => $1::pg_catalog.int4, fillfactor => $2::pg_catalog.int4, "
-					 "unlogged => $3::pg_catalog.bool, partitions => $4::pg_catalog.int4, "
-					 "partition_method => $5::pg_catalog.text, foreign_keys => $6::pg_catalog.bool, "
-					 "parallel => $7::pg_catalog.int4, progress => true)",
-					 7, params);
+	res = exec_query(conn, PB_QUERY_USER_PATH | PB_QUERY_CANCELABLE, sql.data,
+					 n, params);
 	set_notice_mode(false, false, true);
+	termPQExpBuffer(&sql);
+	free(params);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
 	{
 		report_server_error(conn, res);

@@ -116,17 +116,37 @@ typedef struct ClientOptions
 	double		threshold;		/* --threshold, a fraction; 0: none */
 } ClientOptions;
 
-/* pgbench -i's options, passed to polarbench_init() */
+/* An argument of polarbench_init() given for -i, checked (catalog.c) */
+typedef struct InitArgument
+{
+	char	   *name;			/* the view's name of it */
+	char	   *type;			/* its SQL type, schema-qualified */
+	char	   *value;
+} InitArgument;
+
+/*
+ * -i's options, passed to polarbench_init(): pgbench -i's, the data set -b
+ * names, and that data set's own arguments as --name=value
+ */
 typedef struct InitOptions
 {
-	int			scale;			/* -s */
+	const char *dataset;		/* -b NAME; NULL: pgbench's tables */
+	int			scale;			/* -s, 0 when not given */
 	int			fillfactor;		/* -F */
 	bool		unlogged;		/* --unlogged-tables */
 	int			partitions;		/* --partitions */
+	bool		partitions_given;
 	const char *partition_method;	/* --partition-method, NULL if none */
 	bool		foreign_keys;	/* --foreign-keys */
 	int			jobs;			/* -j: loader workers */
 	bool		quiet;			/* -q: a progress line every 5 s */
+	/* --name=value or --name value, as given (value NULL: --name alone) */
+	char	  **arg_names;
+	char	  **arg_values;
+	int			nargs;
+	/* every argument given, checked against polarbench_datasets */
+	InitArgument *call;
+	int			ncall;
 } InitOptions;
 
 /* Where to connect: one node's part of -h, -p, -U and the database */
@@ -271,6 +291,7 @@ extern bool classify_settings(PGconn *conn, const SettingSet *in,
 /* catalog.c */
 extern bool resolve_workload(PGconn *conn, ClientOptions *opts);
 extern bool check_report_style(PGconn *conn, const ClientOptions *opts);
+extern bool resolve_dataset(PGconn *conn, InitOptions *init);
 extern void list_builtin_scripts(const ConnTarget *target);
 extern int	list_catalog(PGconn *conn, const char *name);
 

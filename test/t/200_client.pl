@@ -1,5 +1,6 @@
 # The command-line client, src/client/polarbench, run against a node: help and
-# version, option errors, -i, built-in and custom scripts with -D, pgbench's
+# version, option errors, -i (pgbench's tables, and any data set with -b and
+# its arguments), built-in and custom scripts with -D, pgbench's
 # report lines, -r, -P progress on stderr, a script syntax error caught
 # before any run, a failed run and a canceled one (exit status 2),
 # sysbench's and YCSB's workloads with their tools' options and reports;
@@ -118,6 +119,48 @@ IPC::Run::run([ $bin, '-i', '-q', '-s', '1' ], '>', \$out, '2>', \$err)
 like($err, qr/^100011 of 100011 tuples \(100%\) done/m, '-q prints the last line');
 unlike($err, qr/\(\d\d?%\) done \(elapsed [0-4]\./,
 	'-q prints no line before 5 seconds but the last');
+
+# -i -b NAME: any data set of the server, with its arguments as
+# polarbench_datasets gives them, --name=value or --name value
+command_checks_all([ $bin, '-i', '-b', 'tpcc', '--warehouses', '1', '-j', '2' ],
+	0, [qr/^$/],
+	[ qr/^\d+ of \d+ tuples \(100%\) done/m, qr/^done in \d+\.\d\d s \(10 tables, \d+ rows, /m ],
+	'-i -b tpcc --warehouses 1 -j 2');
+is($node->safe_psql('postgres', q{
+	SELECT warehouses || ' ' || (SELECT count(*) FROM stock) || ' '
+	       || (SELECT count(*) FROM polarbench_tpcc_check() WHERE offending > 0)
+	  FROM tpcc_load}),
+	'1 100000 0', 'TPC-C\'s tables for one warehouse, consistent');
+command_fails_like([ $bin, '-i', '-b', 'tpcc', '--warehouses=2', '--foreign-keys' ],
+	qr/error: cannot add foreign keys to a TPC-C data set while adding warehouses/,
+	'--foreign-keys goes to the data set\'s foreign_keys, and the server checks it');
+command_ok([ $bin, '-i', '-b', 'tpcc', '--warehouses=1', '--foreign-keys', '-q' ],
+	'-i -b tpcc --foreign-keys');
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND conrelid = 'order_line'::regclass}),
+	'2', 'with TPC-C\'s foreign keys');
+command_fails_like([ $bin, '-i', '-b', 'tpcc', '--tables=2' ],
+	qr/error: option --tables does not apply to data set "tpcc"\n.*hint: The arguments of tpcc are --foreign-keys, --warehouses; "polarbench --list tpcc" describes them/,
+	'an argument of another data set');
+command_fails_like([ $bin, '-i', '-b', 'tpcc', '-s', '2' ],
+	qr/error: option -s\/--scale does not apply to data set "tpcc"/,
+	'pgbench\'s -s is the scale argument, which TPC-C does not read');
+command_fails_like([ $bin, '-i', '-b', 'nosuch' ],
+	qr/error: no data set named "nosuch"\n.*hint: The server's data sets are pgbench, sysbench, ycsb, tpcc/,
+	'an unknown data set');
+command_fails_like([ $bin, '-i', '-b', 'tpcc', '--warehouses' ],
+	qr/error: option --warehouses needs a value/, 'an argument without its value');
+command_fails_like([ $bin, '-i', '-b', 'tpcc', '-b', 'ycsb' ],
+	qr/error: -i loads one data set, not 2/, 'two data sets');
+command_fails_like([ $bin, '-i', '-b', 'tpcc', '--warehouses', '0' ],
+	qr/error: warehouses must be between 1 and 100000/, 'the server checks the values');
+command_ok([ $bin, '-i', '-b', 'sysbench', '--tables', '2', '--table-size=100' ],
+	'-i -b sysbench with its arguments in both spellings');
+is($node->safe_psql('postgres', 'SELECT count(*) FROM sbtest2'), '100',
+	'sysbench\'s tables');
+$node->safe_psql('postgres', q{
+	DROP TABLE warehouse, district, customer, history, orders, new_order, order_line,
+		item, stock, tpcc_load, sbtest1, sbtest2});
 
 # 3. a built-in run, reported in pgbench's words
 command_like(
