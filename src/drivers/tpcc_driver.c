@@ -1300,12 +1300,13 @@ pb_tpcc_report(StringInfo out, PbRow *run, int64 run_id,
 	char	   *warehouses = NULL;
 	char	   *keying = NULL;
 
-	t = pb_report_query("SELECT round((figures->'tpcc'->>'tpmc')::numeric, 1) AS tpmc,"
-						"       round((figures->'tpcc'->>'nopm')::numeric, 1) AS nopm,"
-						"       round((figures->'tpcc'->>'efficiency')::numeric, 2) AS efficiency,"
-						"       figures->'tpcc'->>'warehouses' AS warehouses,"
-						"       figures->'tpcc'->>'keying_think' AS keying"
-						"  FROM @runs@ WHERE run_id = $1", run_id, &n);
+	/* by to_jsonb(), so that tables older than 1.4, without figures, work */
+	t = pb_report_query("SELECT round((f->>'tpmc')::numeric, 1) AS tpmc,"
+						"       round((f->>'nopm')::numeric, 1) AS nopm,"
+						"       round((f->>'efficiency')::numeric, 2) AS efficiency,"
+						"       f->>'warehouses' AS warehouses, f->>'keying_think' AS keying"
+						"  FROM (SELECT to_jsonb(r)->'figures'->'tpcc' AS f FROM @runs@ r"
+						"         WHERE run_id = $1) t", run_id, &n);
 	if (n == 1)
 	{
 		f.tuptable = t;
@@ -1328,10 +1329,12 @@ pb_tpcc_report(StringInfo out, PbRow *run, int64 run_id,
 					 efficiency ? efficiency : "?", PB_TPCC_MAX_TPMC_PER_W,
 					 keying && strcmp(keying, "true") == 0 ? "" :
 					 " (without keying and think times, as every kit by default: not the specification's measure)");
-	t = pb_report_query("SELECT operation, operations, rollbacks, retries, errors,"
+	t = pb_report_query("SELECT operation, operations, errors,"
+						"       coalesce((to_jsonb(o)->>'rollbacks')::bigint, 0) AS rollbacks,"
+						"       coalesce((to_jsonb(o)->>'retries')::bigint, 0) AS retries,"
 						"       latency_avg, latency_p50, latency_p90, latency_p95,"
 						"       latency_p99, latency_p999, latency_max"
-						"  FROM @operations@ WHERE run_id = $1"
+						"  FROM @operations@ o WHERE run_id = $1"
 						" ORDER BY array_position(ARRAY['NEW_ORDER', 'PAYMENT', 'ORDER_STATUS',"
 						"                               'DELIVERY', 'STOCK_LEVEL'], operation)",
 						run_id, &n);

@@ -35,7 +35,8 @@ PG_FUNCTION_INFO_V1(polarbench_report);
  * pb_report_json_text
  *		Every figure of a stored run: its row, and those of its statements,
  *		operations, clients, progress, histogram and wait events, and at the
- *		top the workload's own figures (as "tpcc": {...}), pretty:
+ *		top the workload's own figures (as "tpcc": {...}; none in tables
+ *		older than 1.4), pretty:
  *		the document polarbench_run_document() returns, and that
  *		polarbench_record() stores.  Under the pinned search_path.
  */
@@ -60,7 +61,9 @@ pb_report_json_text(int64 run_id)
 						"                  FROM @extschema@.polarbench_histograms h WHERE run_id = $1),"
 						"  'wait_events', (SELECT coalesce(jsonb_agg(to_jsonb(w) - 'run_id' - 'share' ORDER BY wait_event_type, wait_event), '[]')"
 						"                    FROM @extschema@.polarbench_wait_events w WHERE run_id = $1))"
-						"  || coalesce((SELECT figures FROM @extschema@.polarbench_runs WHERE run_id = $1), '{}')) AS report",
+						"  || coalesce((SELECT to_jsonb(r)->'figures' FROM @extschema@.polarbench_runs r"
+						"                WHERE run_id = $1 AND jsonb_typeof(to_jsonb(r)->'figures') = 'object'),"
+						"              '{}')) AS report",
 						run_id, &n);
 	row.tuptable = t;
 	row.row = 0;
