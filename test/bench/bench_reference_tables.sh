@@ -25,7 +25,9 @@ pb_build_install
 
 dir=$(mktemp -d /tmp/polarbench-reference.XXXXXX)
 trap 'pb_stop_server "$dir"; pb_as_root rm -rf "$dir"' EXIT
-pb_start_server "$dir" "$port" "shared_buffers = 1GB" "max_worker_processes = 80" \
+# 64 clients and their run's recorder are 65 of polarbench's workers, more than
+# polarbench.max_clients allows by default
+pb_start_server "$dir" "$port" "shared_buffers = 1GB" "max_worker_processes = 80" "polarbench.max_clients = 72" \
 	"shared_preload_libraries = 'pgaudit'" "max_wal_size = 8GB" "checkpoint_timeout = 30min" \
 	"pgaudit.log_parameter = off" "log_destination = 'stderr'" "logging_collector = off"
 

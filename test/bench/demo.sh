@@ -2,8 +2,8 @@
 # polarbench's main job, from a fresh machine: installs the packages, builds
 # and installs the extension, and runs a real benchmark, pgbench's
 # select-only and TPC-B-like workloads, with per-second progress, then
-# sysbench's oltp_read_write and YCSB's workload A, each with its tool's
-# report, and last a sweep with the command-line client.
+# sysbench's oltp_read_write, YCSB's workload A and TPC-C on one warehouse,
+# each with its tool's report, and last a sweep with the command-line client.
 #
 # With no server named, it runs on a throwaway local PostgreSQL 15 server it
 # starts and removes.  To use your own server, name it the libpq way
@@ -61,6 +61,16 @@ SELECT run_id FROM polarbench_run('ycsb-a', clients => $clients, duration => $se
 SELECT polarbench_report(:run_id);
 \pset format aligned
 \pset tuples_only off
+\echo == polarbench_init('tpcc', warehouses => 1), tpcc, $clients clients, $seconds s
+SELECT * FROM polarbench_init('tpcc', warehouses => 1);
+SELECT run_id FROM polarbench_run('tpcc', clients => $clients, duration => $seconds) \gset
+\pset tuples_only on
+\pset format unaligned
+SELECT polarbench_report(:run_id);
+\pset format aligned
+\pset tuples_only off
+\echo == TPC-C's consistency conditions broken after the run (none; 11 holds only until the first Delivery)
+SELECT condition, statement FROM polarbench_tpcc_check() WHERE offending > 0 AND condition <> 11;
 \echo == run history
 SELECT run_id, workload, clients, status, round(seconds::numeric, 1) AS seconds,
        transactions, round(tps::numeric, 1) AS tps,
