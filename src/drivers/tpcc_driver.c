@@ -118,7 +118,9 @@ typedef struct PbTpccStatementDef
  * Each step of clause 2's profiles, on the tables' names as the caller's
  * search path finds them.  A row that the profile selects FOR UPDATE and
  * then updates is updated with RETURNING, which has the same effect with
- * one statement less.
+ * one statement less.  Operands of mixed types are cast to one, so that
+ * pg_catalog's operators match exactly and none planted elsewhere on the
+ * path can match better.
  */
 static const PbTpccStatementDef tpcc_statements[TPCC_NSTATEMENTS] = {
 	[NO_WAREHOUSE] = {"SELECT w_tax FROM warehouse WHERE w_id = $1", 1, {INT4OID}},
@@ -146,7 +148,7 @@ static const PbTpccStatementDef tpcc_statements[TPCC_NSTATEMENTS] = {
 	5, {INT4OID, INT4OID, INT4OID, INT4OID, INT4OID}},
 	[NO_ORDER_LINE] = {"INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number,"
 		" ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)"
-		" VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $8 * $7, $9)",
+		" VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $8 * $7::numeric, $9)",
 	9, {INT4OID, INT4OID, INT4OID, INT4OID, INT4OID, INT4OID, INT4OID, NUMERICOID, TEXTOID}},
 	[PAY_WAREHOUSE] = {"UPDATE warehouse SET w_ytd = w_ytd + $2 WHERE w_id = $1"
 		" RETURNING w_name, w_street_1, w_street_2, w_city, w_state, w_zip",
@@ -159,11 +161,11 @@ static const PbTpccStatementDef tpcc_statements[TPCC_NSTATEMENTS] = {
 	3, {INT4OID, INT4OID, TEXTOID}},
 	[PAY_CUSTOMER] = {"UPDATE customer SET c_balance = c_balance - $4,"
 		" c_ytd_payment = c_ytd_payment + $4, c_payment_cnt = c_payment_cnt + 1,"
-		" c_data = CASE WHEN c_credit = 'BC' THEN substr($5 || c_data, 1, 500) ELSE c_data END"
+		" c_data = CASE WHEN c_credit = 'BC' THEN substr($5 || c_data::text, 1, 500) ELSE c_data END"
 		" WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3"
 		" RETURNING c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state,"
 		" c_zip, c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance,"
-		" CASE WHEN c_credit = 'BC' THEN substr(c_data, 1, 200) END",
+		" CASE WHEN c_credit = 'BC' THEN substr(c_data::text, 1, 200) END",
 	5, {INT4OID, INT4OID, INT4OID, NUMERICOID, TEXTOID}},
 	[PAY_HISTORY] = {"INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id,"
 		" h_date, h_amount, h_data) VALUES ($1, $2, $3, $4, $5, CURRENT_TIMESTAMP, $6, $7)",
