@@ -52,8 +52,9 @@ EXTENSION = polarbench
 DATA = sql/polarbench--1.0.sql sql/polarbench--1.0--1.1.sql \
 	sql/polarbench--1.1.sql sql/polarbench--1.1--1.2.sql \
 	sql/polarbench--1.2.sql sql/polarbench--1.2--1.3.sql \
-	sql/polarbench--1.3.sql sql/polarbench--1.3--1.4.sql
-DATA_built = sql/polarbench--1.4.sql
+	sql/polarbench--1.3.sql sql/polarbench--1.3--1.4.sql \
+	sql/polarbench--1.4.sql sql/polarbench--1.4--1.5.sql
+DATA_built = sql/polarbench--1.5.sql
 
 # pg_regress: every sql/NAME.sql but the install script, in name order.
 REGRESS = $(sort $(filter-out polarbench--%,$(basename $(notdir $(wildcard sql/*.sql)))))
@@ -75,7 +76,7 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-sql/polarbench--1.4.sql: $(sort $(wildcard sql/install/*.sql))
+sql/polarbench--1.5.sql: $(sort $(wildcard sql/install/*.sql))
 	cat $^ > $@
 
 installcheck: test/regress_out

@@ -150,7 +150,7 @@ my $runs13 = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs'
 $node->safe_psql('postgres', q{
 	GRANT EXECUTE ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int,
 		boolean, int, text, boolean, boolean, boolean, boolean) TO alice});
-$node->psql('postgres', 'ALTER EXTENSION polarbench UPDATE',
+$node->psql('postgres', "ALTER EXTENSION polarbench UPDATE TO '1.4'",
 	stdout => \$stdout, stderr => \$stderr, on_error_die => 1);
 is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extname = 'polarbench'}),
 	'1.4', 'ALTER EXTENSION UPDATE goes on to 1.4');
@@ -191,6 +191,14 @@ like($node->safe_psql('postgres', q{
 	SELECT polarbench_report(max(run_id)) FROM polarbench_runs}),
 	qr/^SQL script 1: one\.sql\n.*^SQL script 2: two\.sql$/ms,
 	'granted again, the role runs scripts named for the report');
+
+# 1.4 to 1.5: the runs kept
+my $runs14 = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
+$node->safe_psql('postgres', 'ALTER EXTENSION polarbench UPDATE');
+is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extname = 'polarbench'}),
+	'1.5', 'ALTER EXTENSION UPDATE goes on to 1.5');
+is($node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs'), $runs14,
+	'every run of 1.4 is kept');
 
 # a fresh install of the newest version, in another database
 $node->safe_psql('postgres', 'CREATE DATABASE fresh');
