@@ -72,12 +72,20 @@ static PbDiscard discard = {
 /*
  * pb_params_make
  *		A parameter list of the given types, to be filled before each
- *		execution with pb_params_set(); in the current memory context.
+ *		execution with pb_params_set(); in the current memory context.  NULL
+ *		for a statement without parameters, as PostgreSQL's own callers pass
+ *		it: an executor hook may copy the list with copyParamList(), which
+ *		makes NULL of an empty one, and then read the copy (Citus's adaptive
+ *		executor does, and crashed on an empty list).
  */
 ParamListInfo
 pb_params_make(int nparams, const Oid *types)
 {
-	ParamListInfo params = makeParamList(nparams);
+	ParamListInfo params;
+
+	if (nparams == 0)
+		return NULL;
+	params = makeParamList(nparams);
 
 	for (int i = 0; i < nparams; i++)
 	{

@@ -306,8 +306,7 @@ pb_tpcc_exec(PbTpccDriver *d, PbTxnCounts *counts, int s, const Datum *values)
 	ParamListInfo params = d->params[s];
 	int			rc;
 
-	for (int i = 0; i < params->numParams; i++)
-		params->params[i].value = values[i];
+	pb_params_set(params, values);
 	if (d->activity != tpcc_statements[s].sql)
 	{
 		pgstat_report_activity(STATE_RUNNING, tpcc_statements[s].sql);
