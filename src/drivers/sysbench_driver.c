@@ -269,7 +269,7 @@ pb_sb_transaction_control(PbSbDriver *d, PbDriverContext *ctx,
 	ctx->current_command = s;
 	if (s == SB_BEGIN)
 	{
-		pb_xact_begin(NIL);
+		pb_xact_begin_block(NIL);
 		d->in_block = true;
 	}
 	else

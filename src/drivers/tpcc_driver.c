@@ -787,7 +787,7 @@ pb_tpcc_transaction(PbDriverContext *ctx, PbTxnCounts *counts)
 	pb_tpcc_inputs(d, t, in);
 	ctx->current_command = in->type;
 	start = pb_now_ns();
-	pb_xact_begin(NIL);
+	pb_xact_begin_block(NIL);
 	switch (in->type)
 	{
 		case PB_TPCC_NEW_ORDER:
