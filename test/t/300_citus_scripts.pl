@@ -66,6 +66,15 @@ is("$run->{status} $run->{transactions} $run->{failed}", 'finished 1 0',
 	'... its one transaction recorded');
 is($c->safe_psql('postgres', 'SELECT count(*) FROM t'), '1', '... its row inserted');
 
+# a query without variables whose row \gset keeps: executed another way
+$c->safe_psql('postgres', q{SELECT * FROM polarbench_run(script => $s$
+SELECT count(*) AS n FROM t \gset
+INSERT INTO t VALUES (:n + 1, 1);
+$s$, transactions => 5)});
+is($c->safe_psql('postgres', 'SELECT count(*) || $$ $$ || max(k) FROM t'), '6 6',
+	'a \gset of a query without variables reads the distributed table');
+is($cluster->crashes, '', '... and crashes no node');
+
 # a failed BEGIN ... END: its first row, on one worker, goes with it
 $c->safe_psql('postgres', 'TRUNCATE t');
 ($ret, $out, $err) = $c->psql('postgres', q{SELECT * FROM polarbench_run(script => $s$\set k 1
@@ -144,6 +153,64 @@ foreach my $s ([ 'BEGIN ... END', $pair ], [ 'a compound command', $compound ])
 	is(rows_on_workers('t'), 0, "$what: on any worker");
 	$cluster->clear_failures('t');
 }
+
+# a script's own ROLLBACK takes back its writes on every node
+$c->safe_psql('postgres', 'TRUNCATE t');
+$c->safe_psql('postgres', q{SELECT * FROM polarbench_run(script => $s$\set k random(1, 1000)
+BEGIN;
+INSERT INTO t VALUES (:k, 1);
+INSERT INTO t VALUES (:k + 1000, -1);
+ROLLBACK;
+$s$, clients => 2, transactions => 10)});
+$run = last_run();
+is("$run->{status} $run->{transactions}", 'finished 20',
+	'BEGIN ... ROLLBACK: every transaction');
+is(t_state(), '0 0 0', 'BEGIN ... ROLLBACK: no row of it');
+is(rows_on_workers('t'), 0, 'BEGIN ... ROLLBACK: on any worker');
+
+# ---- a deadlock across nodes ------------------------------------------
+
+# a row on each worker; each client updates one, then, once both have (an
+# advisory lock the test holds keeps them there), the other's: a deadlock
+# no worker sees, which Citus's detection breaks by canceling one client's
+# statement.  The client receives a deadlock, and tries its transaction
+# again, as any client would.
+my ($w1, $w2) = map { $_->port } $cluster->workers;
+my ($k1, $k2) = split /\|/, $c->safe_psql('postgres', qq{
+	SELECT min(k) FILTER (WHERE s.nodeport = $w1), min(k) FILTER (WHERE s.nodeport = $w2)
+	  FROM generate_series(1, 100) k
+	  JOIN citus_shards s ON s.shardid = get_shard_id_for_distribution_column('t', k)
+	 WHERE s.table_name = 't'::regclass});
+$c->safe_psql('postgres', "TRUNCATE t; INSERT INTO t VALUES ($k1, 0), ($k2, 0)");
+my $holder = $c->background_psql('postgres');
+$holder->query_safe('SELECT pg_advisory_lock(4242)');
+my $runner = $c->background_psql('postgres', on_error_stop => 0);
+$runner->query_until(qr/started/, qq{\\echo started
+SELECT * FROM polarbench_run(script => \$s\$\\set first :k1 + :client_id * (:k2 - :k1)
+\\set second :k2 - :client_id * (:k2 - :k1)
+BEGIN;
+UPDATE t SET v = v + 1 WHERE k = :first;
+SELECT pg_advisory_xact_lock_shared(4242);
+UPDATE t SET v = v + 1 WHERE k = :second;
+END;
+\$s\$, clients => 2, transactions => 1, max_tries => 2,
+	vars => '{"k1": $k1, "k2": $k2}');
+});
+$c->poll_query_until('postgres', q{
+	SELECT count(*) = 2 FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242
+	   AND NOT granted})
+  or die 'the clients did not reach the advisory lock';
+$holder->query_safe('SELECT pg_advisory_unlock(4242)');
+$runner->query('SELECT 1');
+$runner->quit;
+$holder->quit;
+$run = last_run();
+is("$run->{status} $run->{transactions} $run->{failed} $run->{retried}", 'finished 2 0 1',
+	'a deadlock across nodes: one transaction tried again, both done');
+like(slurp_file($c->logfile), qr/canceling the transaction since it was involved in a distributed deadlock/,
+	'a deadlock across nodes: Citus broke it');
+is($c->safe_psql('postgres', 'SELECT string_agg(v::text, $$ $$) FROM t'), '2 2',
+	'a deadlock across nodes: each row updated by each transaction once');
 
 # ---- pgbench's built-ins ----------------------------------------------
 
