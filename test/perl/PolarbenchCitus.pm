@@ -9,6 +9,7 @@
 #   my $cluster = PolarbenchCitus->new('citus_runs');
 #   my $c = $cluster->coordinator;              # a PostgreSQL::Test::Cluster
 #   $cluster->on_placements('t', $worker_sql);  # on each shard of t, where it is
+#   $cluster->inject_failures('t', '40001', '($1).k % 4 = 0');  # on the workers
 #   is($cluster->crashes, '', 'no node crashed');
 #
 # A test that needs Citus calls skip_unless_installed() first: without
