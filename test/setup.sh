@@ -26,8 +26,17 @@ pb_as_root() {
 }
 
 # Run a command as the postgres user (initdb and the server refuse root).
+# PostgreSQL's programs go back to the folder they were started in after
+# finding their own, and say "could not change directory" when postgres may
+# not enter it (root's home): from such a folder, run them from / instead.
 pb_as_postgres() {
-	if [ "$(id -un)" = postgres ]; then "$@"; else pb_as_root runuser -u postgres -- "$@"; fi
+	if [ "$(id -un)" = postgres ]; then
+		"$@"
+	elif pb_as_root runuser -u postgres -- test -x "$PWD"; then
+		pb_as_root runuser -u postgres -- "$@"
+	else
+		(cd / && pb_as_root runuser -u postgres -- "$@")
+	fi
 }
 
 pb_install_packages() {
