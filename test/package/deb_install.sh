@@ -109,6 +109,8 @@ out=/tmp/out
 chown _apt:root /var/cache/apt/archives/partial
 apt-get update >$out/apt-update.log 2>&1 || exit 10
 apt-get install -y --no-install-recommends /tmp/debs/*.deb >$out/apt-install.log 2>&1 || exit 11
+# the kept packages: none that the archive has replaced since
+apt-get autoclean >/dev/null 2>&1
 dpkg-query -W -f '${Package} ${Version} ${db:Status-Status}\n' \
 	postgresql-15-polarbench polarbench >$out/installed 2>&1
 # the server on a Unix socket only: the host's network is shared
