@@ -42,9 +42,11 @@ CREATE EXTENSION IF NOT EXISTS polarbench;
 SELECT * FROM polarbench_init('pgbench', scale => $scale);
 \echo '== select-only, $clients clients, $seconds s'
 \x on
+\pset null '(no rate)'
 SELECT * FROM polarbench_run('select-only', clients => $clients, duration => $seconds, progress => 1);
 \echo '== tpcb-like, $clients clients, $seconds s'
 SELECT * FROM polarbench_run('tpcb-like', clients => $clients, duration => $seconds, progress => 1);
+\pset null ''
 \x off
 \echo '== polarbench_init(''sysbench'', tables => 4, table_size => 10000), oltp_read_write, $clients clients, $seconds s'
 SELECT * FROM polarbench_init('sysbench', tables => 4, table_size => 10000);
