@@ -162,3 +162,108 @@ BEGIN
 	END LOOP;
 END
 $$;
+
+/*
+ * polarbench_init's arguments that only some data sets read default to
+ * NULL, so that a data set can refuse one given that it does not read; it
+ * is replaced in place, its privileges kept.
+ */
+CREATE OR REPLACE FUNCTION polarbench_init(
+	dataset				text,
+	scale				int DEFAULT NULL,
+	tables				int DEFAULT NULL,
+	table_size			int DEFAULT NULL,
+	records				bigint DEFAULT NULL,
+	fields				int DEFAULT NULL,
+	field_length		int DEFAULT NULL,
+	parallel			int DEFAULT 1,
+	fillfactor			int DEFAULT 100,
+	unlogged			boolean DEFAULT false,
+	partitions			int DEFAULT NULL,
+	partition_method	text DEFAULT NULL,
+	foreign_keys		boolean DEFAULT NULL,
+	drop				boolean DEFAULT true,
+	progress			boolean DEFAULT false,
+	wal_compression		boolean DEFAULT NULL,
+	warehouses			int DEFAULT NULL)
+RETURNS polarbench_init_result
+AS 'MODULE_PATHNAME', 'polarbench_init'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+/*
+ * polarbench_dataset_list returns each argument's default, which the
+ * signature of polarbench_init no longer holds, and polarbench_datasets
+ * shows it.  The privileges granted on them go with them: they are named,
+ * to be granted again.
+ */
+DO $$
+DECLARE
+	grant_list text;
+BEGIN
+	SELECT pg_catalog.string_agg(g, ' ') INTO grant_list FROM (
+		SELECT DISTINCT pg_catalog.format('GRANT EXECUTE ON FUNCTION %I.%I TO %I;',
+										  n.nspname, p.proname, r.rolname) AS g
+		  FROM pg_catalog.pg_proc p
+		  JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) p.pronamespace
+		 CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
+		  JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
+		 WHERE n.nspname OPERATOR(pg_catalog.=) '@extschema@'
+		   AND p.proname OPERATOR(pg_catalog.=) 'polarbench_dataset_list'
+		   AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
+		   AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'
+		UNION
+		SELECT DISTINCT pg_catalog.format('GRANT %s ON %I.%I TO %I;',
+										  a.privilege_type, n.nspname, c.relname, r.rolname)
+		  FROM pg_catalog.pg_class c
+		  JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
+		 CROSS JOIN LATERAL pg_catalog.aclexplode(c.relacl) a
+		  JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
+		 WHERE n.nspname OPERATOR(pg_catalog.=) '@extschema@'
+		   AND c.relname OPERATOR(pg_catalog.=) 'polarbench_datasets'
+		   AND a.grantee OPERATOR(pg_catalog.<>) c.relowner) grants;
+	IF grant_list IS NOT NULL THEN
+		RAISE WARNING 'the privileges granted on polarbench_dataset_list and polarbench_datasets are dropped with them'
+			USING HINT = 'Grant them again on the new ones: ' OPERATOR(pg_catalog.||) grant_list;
+	END IF;
+END
+$$;
+
+DROP VIEW polarbench_datasets;
+DROP FUNCTION polarbench_dataset_list();
+
+/*
+ * Every data set polarbench_init() loads, with the arguments of
+ * polarbench_init() it reads of its own (beyond parallel, fillfactor,
+ * unlogged, drop, progress and wal_compression, which every one reads):
+ * each one's name, type, default (the value taken when it is left out:
+ * the signature's default is NULL, so that a data set can refuse one it
+ * does not read) and what it means for that data set.
+ */
+CREATE FUNCTION polarbench_dataset_list(
+	OUT dataset text, OUT description text, OUT argument text,
+	OUT argument_description text, OUT argument_default text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'polarbench_dataset_list'
+LANGUAGE C STRICT STABLE PARALLEL SAFE;
+
+CREATE VIEW polarbench_datasets AS
+	SELECT l.dataset AS name, l.description,
+		   coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+						'name', l.argument,
+						'type', pg_catalog.format_type(a.type, NULL),
+						'default', l.argument_default,
+						'description', l.argument_description) ORDER BY a.n)
+					FILTER (WHERE l.argument IS NOT NULL), '[]') AS options
+	  FROM polarbench_dataset_list() WITH ORDINALITY l(dataset, description, argument,
+													 argument_description,
+													 argument_default, ord)
+	 CROSS JOIN (SELECT '@extschema@.polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int)'::pg_catalog.regprocedure::pg_catalog.oid AS oid) f
+	  LEFT JOIN LATERAL (SELECT u.n, p.proargtypes[u.n OPERATOR(pg_catalog.-) 1] AS type
+						   FROM pg_catalog.pg_proc p,
+								pg_catalog.unnest(p.proargnames) WITH ORDINALITY u(argname, n)
+						  WHERE p.oid OPERATOR(pg_catalog.=) f.oid
+							AND u.argname OPERATOR(pg_catalog.=) l.argument) a ON true
+	 GROUP BY l.dataset, l.description
+	 ORDER BY pg_catalog.min(l.ord);
+
+GRANT SELECT ON polarbench_datasets TO PUBLIC;
