@@ -35,7 +35,7 @@
  * power of two is split into PB_HIST_SUB buckets, so that a bucket is at
  * most 1/PB_HIST_SUB of its lower bound wide and the middle of a bucket is
  * within 1/(2 * PB_HIST_SUB), under 0.8%, of any value in it.  The last
- * bucket starts at 2^(PB_HIST_MAX_SHIFT + PB_HIST_SUB_BITS) ns, some 4.9
+ * bucket starts at (2 * PB_HIST_SUB - 1) << PB_HIST_MAX_SHIFT ns, some 9.7
  * hours, and holds everything longer.
  */
 #define PB_HIST_SUB_BITS		6
