@@ -149,6 +149,7 @@ citus_skipped=$(grep -E '^test/t/[^ ]*citus[^ ]*\.pl \.+ skipped: ' "$work/tap.l
 if [ -n "$citus_skipped" ]; then
 	echo "# the Citus tests were skipped:"
 	echo "$citus_skipped" | sed 's/^/#   /'
+	skipped=$((skipped + $(echo "$citus_skipped" | wc -l)))
 fi
 
 # nor does it take a TAP test's server down: every server log of the TAP
