@@ -76,6 +76,10 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# the TAP suites' own Perl modules (test/perl), beside PostgreSQL's; prove
+# runs from the source directory
+PG_PROVE_FLAGS += -I test/perl
+
 sql/polarbench--1.5.sql: $(sort $(wildcard sql/install/*.sql))
 	cat $^ > $@
 

@@ -36,6 +36,17 @@ passed=0
 failed=0
 skipped=0
 
+# Count a check by its status (0: passed), saying what it found either way.
+count_check() {
+	if [ "$1" -eq 0 ]; then
+		echo "ok - $2"
+		passed=$((passed + 1))
+	else
+		echo "not ok - $3"
+		failed=$((failed + 1))
+	fi
+}
+
 # the client is on a plain shell's PATH after make install, as pgbench is
 if env -i PATH=/usr/local/bin:/usr/bin:/bin polarbench --version | grep -q '^polarbench [0-9.]* (PostgreSQL'; then
 	echo "ok - polarbench runs from a plain shell's PATH"
@@ -48,13 +59,8 @@ fi
 # the layers, from the objects' symbols, and the kinds of workload named
 # only in their drivers, data sets and registries
 for check in check_layers check_kind_names; do
-	if pb_as_postgres bash "test/$check.sh" . 2>&1 | tee "$work/$check.log"; then
-		echo "ok - $check"
-		passed=$((passed + 1))
-	else
-		echo "not ok - $check"
-		failed=$((failed + 1))
-	fi
+	pb_as_postgres bash "test/$check.sh" . 2>&1 | tee "$work/$check.log"
+	count_check $? "$check" "$check"
 done
 
 # META.json against the PGXN Meta Spec, and the versions of the extension,
@@ -137,6 +143,15 @@ if grep -qE '^(Result: FAIL|Dubious|Parse errors)' "$work/tap.log"; then
 	failed=$((failed + 1))
 fi
 
+# the Citus suites need citus.so in the server's library directory
+# (../shared/peers/citus/install.sh builds it): say which were skipped, and why
+citus_skipped=$(grep -E '^test/t/[^ ]*citus[^ ]*\.pl \.+ skipped: ' "$work/tap.log" || true)
+if [ -n "$citus_skipped" ]; then
+	echo "# the Citus tests were skipped:"
+	echo "$citus_skipped" | sed 's/^/#   /'
+	skipped=$((skipped + $(echo "$citus_skipped" | wc -l)))
+fi
+
 # nor does it take a TAP test's server down: every server log of the TAP
 # clusters (PostgreSQL::Test::Cluster's NNN_name_node.log files), for a
 # process terminated by a signal other than SIGKILL, which some tests send
@@ -157,6 +172,18 @@ else
 		echo "ok - no process of a TAP cluster was terminated by a signal other than SIGKILL"
 		passed=$((passed + 1))
 	fi
+	# a Citus suite's workers are nodes of their own (NAME_workerN), with
+	# logs of their own: the scan must have read them, for each suite that ran
+	for t in test/t/*citus*.pl; do
+		[ -f "$t" ] || continue
+		grep -qE "^$t \.+ skipped" "$work/tap.log" && continue
+		base=$(basename "$t" .pl)
+		# shellcheck disable=SC2086
+		workers=$(printf '%s\n' $tap_logs | grep -cE "/${base}_.*_worker[0-9]+\.log$" || true)
+		[ "$workers" -ge 2 ]
+		count_check $? "the scan read the logs of $base's $workers Citus workers" \
+			"the scan found no log of $base's Citus workers"
+	done
 fi
 
 if [ "$skipped" -gt 0 ]; then

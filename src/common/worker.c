@@ -149,15 +149,14 @@ pb_shared_error_raise(const PbSharedError *error, const char *context)
 static MemoryContext pb_xact_caller_cxt = NULL;
 
 /*
- * pb_xact_begin
- *		Start a transaction in a worker, with the options of a BEGIN
- *		(isolation level, read only, deferrable: a list of DefElem, or NIL)
- *		applied before it takes its first snapshot, as the server applies
- *		them; connect SPI and push a snapshot.  Called outside any
- *		transaction, in a context that outlives it.
+ * pb_xact_open
+ *		Start a transaction in a worker, in a transaction block with block;
+ *		apply the options of a BEGIN (isolation level, read only, deferrable:
+ *		a list of DefElem, or NIL) before it takes its first snapshot, as
+ *		the server applies them; connect SPI and push a snapshot.
  */
-void
-pb_xact_begin(List *options)
+static void
+pb_xact_open(List *options, bool block)
 {
 	ListCell   *lc;
 
@@ -165,6 +164,8 @@ pb_xact_begin(List *options)
 	pb_xact_caller_cxt = CurrentMemoryContext;
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
+	if (block)
+		BeginImplicitTransactionBlock();
 	foreach(lc, options)
 	{
 		DefElem    *item = lfirst_node(DefElem, lc);
@@ -180,8 +181,47 @@ pb_xact_begin(List *options)
 }
 
 /*
+ * pb_xact_begin
+ *		Start a transaction in a worker, as the server starts one for a
+ *		statement sent on its own, with the options of a BEGIN (isolation
+ *		level, read only, deferrable: a list of DefElem, or NIL); connect
+ *		SPI and push a snapshot.  Called outside any transaction, in a
+ *		context that outlives it.
+ */
+void
+pb_xact_begin(List *options)
+{
+	pb_xact_open(options, false);
+}
+
+/*
+ * pb_xact_begin_block
+ *		pb_xact_begin() for a transaction of several statements, which a
+ *		client opens with BEGIN or sends as one query string: in a
+ *		transaction block, so that IsTransactionBlock() says so to the code
+ *		that decides from it how a statement runs.  Citus does: outside a
+ *		block it runs each statement on the nodes that hold its shards as a
+ *		transaction of its own, committed there when it ends, so a failure
+ *		later in the same transaction would leave the earlier statements
+ *		committed on other nodes; inside one, the nodes' transactions commit
+ *		or roll back with this one.
+ *
+ * The block is the kind the server opens for a query string of several
+ * statements (an implicit one): it ends with the transaction, committed by
+ * pb_xact_commit() or rolled back by AbortCurrentTransaction() after an
+ * error, with nothing more to do, so every rollback path stays as it is.
+ * It costs a change of the transaction's state, nothing more.
+ */
+void
+pb_xact_begin_block(List *options)
+{
+	pb_xact_open(options, true);
+}
+
+/*
  * pb_xact_end_statement
- *		Let go of what pb_xact_begin() took but the transaction itself.
+ *		Let go of what pb_xact_begin() or pb_xact_begin_block() took but
+ *		the transaction itself.
  */
 void
 pb_xact_end_statement(void)
@@ -192,13 +232,15 @@ pb_xact_end_statement(void)
 
 /*
  * pb_xact_commit
- *		Commit what pb_xact_begin() started, and make the memory context of
- *		its caller current again.
+ *		Commit what pb_xact_begin() or pb_xact_begin_block() started, and
+ *		make the memory context of its caller current again.
  */
 void
 pb_xact_commit(void)
 {
 	pb_xact_end_statement();
+	/* out of the block, if any, so that the transaction commits */
+	EndImplicitTransactionBlock();
 	CommitTransactionCommand();
 	if (pb_xact_caller_cxt != NULL)
 		MemoryContextSwitchTo(pb_xact_caller_cxt);
@@ -206,8 +248,9 @@ pb_xact_commit(void)
 
 /*
  * pb_xact_rollback
- *		Roll back what pb_xact_begin() started, as a ROLLBACK would, and
- *		make the memory context of its caller current again.
+ *		Roll back what pb_xact_begin() or pb_xact_begin_block() started, as
+ *		a ROLLBACK would, and make the memory context of its caller current
+ *		again.
  */
 void
 pb_xact_rollback(void)

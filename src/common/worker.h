@@ -41,6 +41,7 @@ extern void pb_shared_error_copy(PbSharedError *error, const ErrorData *edata);
 extern void pb_shared_error_raise(const PbSharedError *error,
 								  const char *context);
 extern void pb_xact_begin(List *options);
+extern void pb_xact_begin_block(List *options);
 extern void pb_xact_end_statement(void);
 extern void pb_xact_commit(void);
 extern void pb_xact_rollback(void);

@@ -193,6 +193,20 @@ pb_count_statement(PbTxnCounts *counts, bool returned_rows, uint64 processed)
 		counts->others++;
 }
 
+/*
+ * pb_params_set
+ *		Put the values of an execution into a parameter list made by
+ *		pb_params_make(), which is NULL for a statement without parameters.
+ */
+static inline void
+pb_params_set(ParamListInfo params, const Datum *values)
+{
+	if (params == NULL)
+		return;
+	for (int i = 0; i < params->numParams; i++)
+		params->params[i].value = values[i];
+}
+
 /* The most random streams a driver draws a transaction's numbers from */
 #define PB_MAX_DRAWS			2
 
@@ -414,6 +428,7 @@ extern bool pb_plan_is_read_only(SPIPlanPtr plan);
 extern bool pb_plan_is_utility(SPIPlanPtr plan);
 extern void pb_spi_run(SPIPlanPtr plan, ParamListInfo params,
 					   PbTxnCounts *counts, bool read_only);
+extern void pb_report_foreign_cancel(PbRunShared *run);
 extern void pb_absorb_ignorable_error(MemoryContext cxt, PbRunShared *run);
 
 /* driver_options.c */

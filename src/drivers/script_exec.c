@@ -7,10 +7,12 @@
  *
  * As a client of a server would, a command outside BEGIN ... END runs in a
  * transaction of its own, and the commands between BEGIN and END (or
- * COMMIT, or ROLLBACK) run in one.  Variables become typed parameters of
- * the plans: each plan is prepared once with the types the parser infers
- * for its parameters, as a server does for a client's prepared statement
- * whose parameter types are left unspecified (pgbench -M prepared).
+ * COMMIT, or ROLLBACK) run in one, a transaction block as the server's, as
+ * do the statements of a compound command (\;).  Variables become typed
+ * parameters of the plans: each plan is prepared once with the types the
+ * parser infers for its parameters, as a server does for a client's
+ * prepared statement whose parameter types are left unspecified (pgbench -M
+ * prepared).
  *
  *-------------------------------------------------------------------------
  */
@@ -105,6 +107,7 @@ typedef struct PbPlan
 	Oid		   *input_params;
 	ParamListInfo params;		/* the values of each execution */
 	bool		read_only;		/* a SELECT that writes nothing itself */
+	bool		compound;		/* several statements (\;): one transaction */
 } PbPlan;
 
 /* One command of a script, prepared */
@@ -320,6 +323,7 @@ pb_prepare_plan(PbExecutor *exec, const PbCommand *cmd)
 
 	p->plan = pb_spi_prepare(cmd->sql, cmd->nparams, p->types, true);
 	p->read_only = pb_plan_is_read_only(p->plan);
+	p->compound = list_length(SPI_plan_get_plan_sources(p->plan)) > 1;
 
 	p->input_funcs = MemoryContextAllocZero(exec->cxt, sizeof(FmgrInfo) * Max(cmd->nparams, 1));
 	p->input_params = MemoryContextAllocZero(exec->cxt, sizeof(Oid) * Max(cmd->nparams, 1));
@@ -529,12 +533,17 @@ pb_executor_set_client(PbExecutor *exec, PbClientState *client)
 
 /*
  * Start a transaction for the commands to come, with the options of its
- * BEGIN.
+ * BEGIN; in a transaction block for a BEGIN's or a compound command's
+ * several statements, which commit or roll back together on every node
+ * of a cluster too.
  */
 static void
-pb_xact_start(PbExecutor *exec, List *options)
+pb_xact_start(PbExecutor *exec, List *options, bool block)
 {
-	pb_xact_begin(options);
+	if (block)
+		pb_xact_begin_block(options);
+	else
+		pb_xact_begin(options);
 	exec->in_xact = true;
 }
 
@@ -708,7 +717,7 @@ pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p,
 			/* a BEGIN inside a block is ignored, as the server warns */
 			if (!exec->in_block)
 			{
-				pb_xact_start(exec, p->begin_options);
+				pb_xact_start(exec, p->begin_options, true);
 				exec->in_block = true;
 			}
 			pb_count_statement(counts, false, 0);
@@ -729,7 +738,7 @@ pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p,
 
 	implicit = !exec->in_block;
 	if (implicit)
-		pb_xact_start(exec, NIL);
+		pb_xact_start(exec, NIL, plan->compound);
 
 	if (exec->activity != cmd->text)
 	{

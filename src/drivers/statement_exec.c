@@ -8,7 +8,8 @@
  *	  freed right after.
  *
  * Also the errors that the tools of some workloads go on after: a
- * deadlock, a unique violation, a serialization failure.
+ * deadlock, a unique violation, a serialization failure; and a cancel that
+ * an extension tells is one of those.
  *
  * A client of a server receives every row of its queries (sysbench and
  * YCSB's JDBC binding fetch them all); what it then does with them is the
@@ -72,12 +73,20 @@ static PbDiscard discard = {
 /*
  * pb_params_make
  *		A parameter list of the given types, to be filled before each
- *		execution with pb_params_set(); in the current memory context.
+ *		execution with pb_params_set(); in the current memory context.  NULL
+ *		for a statement without parameters, as PostgreSQL's own callers pass
+ *		it: an executor hook may copy the list with copyParamList(), which
+ *		makes NULL of an empty one, and then read the copy (Citus's adaptive
+ *		executor does, and crashed on an empty list).
  */
 ParamListInfo
 pb_params_make(int nparams, const Oid *types)
 {
-	ParamListInfo params = makeParamList(nparams);
+	ParamListInfo params;
+
+	if (nparams == 0)
+		return NULL;
+	params = makeParamList(nparams);
 
 	for (int i = 0; i < nparams; i++)
 	{
@@ -208,6 +217,26 @@ pb_spi_run(SPIPlanPtr plan, ParamListInfo params, PbTxnCounts *counts,
 }
 
 /*
+ * pb_report_foreign_cancel
+ *		After an error longjmp'd back, before it is copied: if it is a
+ *		cancel that the run did not send (it is not stopping), report it as
+ *		a client's backend reports its errors, to the server log, through
+ *		emit_log_hook, where an extension may say what the cancel was.
+ *		Citus's distributed deadlock detection cancels one backend of a
+ *		deadlock that spans nodes, and its hook makes that error a deadlock
+ *		(40P01) as it is reported: the error a client receives, and retries
+ *		as any deadlock.  A worker reports no other error it handles: those
+ *		are already what a client would receive.
+ */
+void
+pb_report_foreign_cancel(PbRunShared *run)
+{
+	if (geterrcode() == ERRCODE_QUERY_CANCELED &&
+		pg_atomic_read_u32(&run->stop_reason) == PB_STOP_NONE)
+		EmitErrorReport();
+}
+
+/*
  * pb_absorb_ignorable_error
  *		In a PG_CATCH block: if the error is one that a workload's tool goes
  *		on after (40P01, 23505, 40001) and the run is not stopping, roll the
@@ -221,6 +250,7 @@ pb_absorb_ignorable_error(MemoryContext cxt, PbRunShared *run)
 	int			code;
 
 	MemoryContextSwitchTo(cxt);
+	pb_report_foreign_cancel(run);
 	edata = CopyErrorData();
 	code = edata->sqlerrcode;
 	FreeErrorData(edata);

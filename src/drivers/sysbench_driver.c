@@ -248,8 +248,7 @@ pb_sb_execute(PbSbDriver *d, PbDriverContext *ctx, PbTxnCounts *counts,
 	int64		start = pb_now_ns();
 
 	ctx->current_command = s;
-	for (int i = 0; i < params->numParams; i++)
-		params->params[i].value = values[i];
+	pb_params_set(params, values);
 	if (implicit)
 		pb_xact_begin(NIL);
 	pb_sb_report_activity(d, d->texts[t * SB_NSTATEMENTS + s]);
@@ -270,7 +269,7 @@ pb_sb_transaction_control(PbSbDriver *d, PbDriverContext *ctx,
 	ctx->current_command = s;
 	if (s == SB_BEGIN)
 	{
-		pb_xact_begin(NIL);
+		pb_xact_begin_block(NIL);
 		d->in_block = true;
 	}
 	else

@@ -281,8 +281,7 @@ static void
 pb_ycsb_execute(PbYcsbDriver *d, PbTxnCounts *counts, SPIPlanPtr plan,
 				const char *sql, ParamListInfo params, Datum *values)
 {
-	for (int i = 0; i < params->numParams; i++)
-		params->params[i].value = values[i];
+	pb_params_set(params, values);
 	pb_xact_begin(NIL);
 	if (d->activity != sql)
 	{

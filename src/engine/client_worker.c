@@ -8,7 +8,9 @@
  *
  * Errors: serialization failures and deadlocks are tried again up to the
  * run's max_tries, with the same random draws, then count as failed
- * transactions and the client goes on, as pgbench does; any other error
+ * transactions and the client goes on, as pgbench does (a cancel is
+ * reported first, so that an extension that cancels one backend of a
+ * deadlock, as Citus does across nodes, makes it one); any other error
  * fails the run, with the error's SQLSTATE and message handed to the
  * launcher.  An error raised because the run was canceled just ends the
  * client.
@@ -509,6 +511,8 @@ pb_client_handle_error(MemoryContext loop_cxt)
 	/* an error in the start barrier's sleep (a cancel) left it queued */
 	ConditionVariableCancelSleep();
 	MemoryContextSwitchTo(loop_cxt);
+	/* a cancel from elsewhere, as a client would receive it */
+	pb_report_foreign_cancel(client.run);
 	edata = CopyErrorData();
 	FlushErrorState();
 	if (client.set_up)
