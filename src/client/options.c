@@ -277,42 +277,24 @@ parse_client_counts(ClientOptions *opts, const char *arg)
 }
 
 /*
- * parse_positive
- *		A number greater than zero for option name; exits otherwise.
+ * parse_number
+ *		A finite number for option name: greater than zero, or with zero_ok
+ *		zero or more; exits otherwise.
  */
 static double
-parse_positive(const char *arg, const char *name)
+parse_number(const char *arg, const char *name, bool zero_ok)
 {
 	char	   *end;
 	double		v;
 
 	errno = 0;
 	v = strtod(arg, &end);
-	if (arg[0] == '\0' || *end != '\0' || errno != 0 || !(v > 0) || isinf(v))
+	if (arg[0] == '\0' || *end != '\0' || errno != 0 || isinf(v) ||
+		!(zero_ok ? v >= 0 : v > 0))
 	{
 		pg_log_error("invalid value \"%s\" for option %s", arg, name);
-		pg_log_error_detail("Expecting a number greater than zero.");
-		exit(1);
-	}
-	return v;
-}
-
-/*
- * parse_nonnegative
- *		A number of zero or more for option name; exits otherwise.
- */
-static double
-parse_nonnegative(const char *arg, const char *name)
-{
-	char	   *end;
-	double		v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (arg[0] == '\0' || *end != '\0' || errno != 0 || !(v >= 0) || isinf(v))
-	{
-		pg_log_error("invalid value \"%s\" for option %s", arg, name);
-		pg_log_error_detail("Expecting a number of zero or more.");
+		pg_log_error_detail(zero_ok ? "Expecting a number of zero or more." :
+							"Expecting a number greater than zero.");
 		exit(1);
 	}
 	return v;
@@ -481,10 +463,10 @@ parse_run_option(int c, const char *arg, ParseState *ps)
 				exit(1);
 			break;
 		case 'R':
-			opts->rate = parse_positive(arg, "-R/--rate");
+			opts->rate = parse_number(arg, "-R/--rate", false);
 			break;
 		case 'L':
-			opts->latency_limit = parse_positive(arg, "-L/--latency-limit");
+			opts->latency_limit = parse_number(arg, "-L/--latency-limit", false);
 			break;
 		case 'v':
 			opts->vacuum_all = true;
@@ -494,10 +476,10 @@ parse_run_option(int c, const char *arg, ParseState *ps)
 				exit(1);
 			break;
 		case OPT_WARMUP:
-			opts->warmup = parse_positive(arg, "--warmup");
+			opts->warmup = parse_number(arg, "--warmup", false);
 			break;
 		case OPT_END_GRACE:
-			opts->end_grace = parse_nonnegative(arg, "--end-grace");
+			opts->end_grace = parse_number(arg, "--end-grace", true);
 			break;
 		case OPT_RANDOM_SEED:
 			opts->random_seed = parse_random_seed(arg);
