@@ -100,6 +100,12 @@ static void pb_client_fail(ErrorData *edata);
 static void
 pb_client_exit(int code, Datum arg)
 {
+	/*
+	 * Terminated in the start barrier's sleep, the process still has the
+	 * run's condition variable as its sleep target, in the segment that is
+	 * detached next: the exit's own cleanup would touch it there.
+	 */
+	ConditionVariableCancelSleep();
 	if (client.slot == NULL)
 		return;
 
