@@ -193,11 +193,17 @@ like($node->safe_psql('postgres', q{
 	'granted again, the role runs scripts named for the report');
 
 # 1.4 to 1.5: the runs kept; they have no grace and counted no cut-off
-# transaction, which the reports and documents take as none.  A run with a
-# duration recorded by the new library into 1.4's tables, before the update.
+# transaction, which the reports and documents take as none (a run with a
+# duration recorded by the new library into 1.4's tables, before the
+# update); polarbench_init replaced in place (its grant kept), its data
+# sets' defaults shown as before, though the signature's are NULL now; a
+# grant on polarbench_datasets, which is made again, named to be given again
 $node->safe_psql('postgres', q{
 	SELECT run_id FROM polarbench_run(script => 'SELECT 1;', duration => 0.2)});
 my $runs14 = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
+my $datasets = q{SELECT string_agg(name || ' ' || options::text, E'\n' ORDER BY name) FROM polarbench_datasets};
+my $datasets14 = $node->safe_psql('postgres', $datasets);
+$node->safe_psql('postgres', 'GRANT SELECT ON polarbench_datasets TO alice');
 $node->psql('postgres', 'ALTER EXTENSION polarbench UPDATE',
 	stdout => \$stdout, stderr => \$stderr, on_error_die => 1);
 is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extname = 'polarbench'}),
@@ -210,9 +216,18 @@ $node->safe_psql('postgres', q{
 	GRANT EXECUTE ON FUNCTION polarbench_sweep TO alice});
 is($node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs'), $runs14,
 	'every run of 1.4 is kept');
+like($stderr, qr/the privileges granted on polarbench_dataset_list and polarbench_datasets are dropped with them.*GRANT SELECT ON public\.polarbench_datasets TO alice;/s,
+	'the update to 1.5 gives the grant on polarbench_datasets to make again');
+is($node->safe_psql('postgres', $datasets), $datasets14,
+	'the data sets\' arguments have the defaults they had, from the library now');
+like($datasets14, qr/"name": "partition_method", "type": "text", "default": "range"/,
+	'a default, as 1.4 showed it');
+is($node->safe_psql('postgres', q{
+	SELECT has_function_privilege('alice', 'polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int)', 'EXECUTE')}),
+	't', 'the grant on polarbench_init is kept');
 is($node->safe_psql('postgres', q{
 	SELECT count(*) FROM polarbench_runs WHERE cut_off IS NULL AND end_grace IS NULL}),
-	$runs14, 'with no grace nor cut-off count of their own');
+	$runs14, 'the runs of 1.4 have no grace nor cut-off count of their own');
 my $run14 = $node->safe_psql('postgres', q{SELECT max(run_id) FROM polarbench_runs});
 unlike($node->safe_psql('postgres', "SELECT polarbench_report($run14)"), qr/cut off/,
 	'a run of 1.4 is reported on with nothing cut off');
