@@ -71,7 +71,9 @@ CREATE TABLE polarbench_run_data (
 	server_settings		jsonb,
 	node				text,
 	script_names		text[],
-	figures				jsonb
+	figures				jsonb,
+	end_grace			float8,
+	cut_off				bigint
 );
 
 CREATE INDEX polarbench_run_data_sweep_id_idx ON polarbench_run_data (sweep_id);
@@ -267,7 +269,7 @@ CREATE VIEW polarbench_runs AS
 		   CASE WHEN v.may_read THEN polarbench_shown_settings(r.server_settings) END AS server_settings,
 		   r.node,
 		   CASE WHEN v.may_read THEN r.script_names END AS script_names,
-		   r.figures
+		   r.figures, r.end_grace, r.cut_off
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -355,7 +357,8 @@ CREATE TYPE polarbench_result AS (
 	skipped			bigint,
 	late			bigint,
 	lag_avg			float8,
-	lag_max			float8
+	lag_max			float8,
+	cut_off			bigint
 );
 
 /*
@@ -367,7 +370,10 @@ CREATE TYPE polarbench_result AS (
  * YCSB's (ycsb-a .. ycsb-f, ycsb-load), whose options (sysbench's, YCSB's
  * properties) go in options; polarbench_workloads lists them all, with
  * their options.  script_names names the scripts in pgbench's report, as
- * pgbench names them by their files.  Latencies are in milliseconds.
+ * pgbench names them by their files.  end_grace is how many seconds the
+ * transactions in flight at the end of the duration may take before their
+ * statements are canceled (polarbench.end_grace if NULL); those are
+ * counted in cut_off.  Latencies are in milliseconds.
  */
 CREATE FUNCTION polarbench_run(
 	workload		text DEFAULT NULL,
@@ -390,14 +396,15 @@ CREATE FUNCTION polarbench_run(
 	counters_only	boolean DEFAULT false,
 	settings		jsonb DEFAULT NULL,
 	server_settings	jsonb DEFAULT NULL,
-	script_names	text[] DEFAULT NULL)
+	script_names	text[] DEFAULT NULL,
+	end_grace		float8 DEFAULT NULL)
 RETURNS polarbench_result
 AS 'MODULE_PATHNAME', 'polarbench_run'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_run(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
-	boolean, jsonb, jsonb, text[]) FROM PUBLIC;
+	boolean, jsonb, jsonb, text[], float8) FROM PUBLIC;
 
 /*
  * A run's latency histogram, to plot its distribution: how many successful

@@ -28,14 +28,15 @@ CREATE FUNCTION polarbench_start(
 	counters_only	boolean DEFAULT false,
 	settings		jsonb DEFAULT NULL,
 	server_settings	jsonb DEFAULT NULL,
-	script_names	text[] DEFAULT NULL)
+	script_names	text[] DEFAULT NULL,
+	end_grace		float8 DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'polarbench_start'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_start(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
-	boolean, jsonb, jsonb, text[]) FROM PUBLIC;
+	boolean, jsonb, jsonb, text[], float8) FROM PUBLIC;
 
 /*
  * Wait for a run to end, at most timeout seconds (NULL: as long as it
@@ -58,14 +59,17 @@ RETURNS boolean
 AS 'MODULE_PATHNAME', 'polarbench_cancel'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
-/* The figures of the last second of every run that goes on */
+/*
+ * The figures of the last second of every run that goes on; cut_off, the
+ * transactions the run's end has cut off so far
+ */
 CREATE FUNCTION polarbench_live_runs(
 	OUT run_id bigint, OUT warming_up boolean, OUT elapsed float8,
 	OUT clients int, OUT transactions bigint, OUT tps float8, OUT qps float8,
 	OUT failed_per_second float8, OUT retried_per_second float8,
 	OUT latency_avg float8, OUT latency_p50 float8, OUT latency_p90 float8,
 	OUT latency_p95 float8, OUT latency_p99 float8, OUT latency_p999 float8,
-	OUT latency_max float8, OUT lag_avg float8)
+	OUT latency_max float8, OUT lag_avg float8, OUT cut_off bigint)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'polarbench_live_runs'
 LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
@@ -75,7 +79,7 @@ CREATE VIEW polarbench_live AS
 		   l.clients, l.transactions, l.tps, l.qps, l.failed_per_second,
 		   l.retried_per_second, l.latency_avg, l.latency_p50, l.latency_p90,
 		   l.latency_p95, l.latency_p99, l.latency_p999, l.latency_max,
-		   l.lag_avg
+		   l.lag_avg, l.cut_off
 	  FROM polarbench_live_runs() l
 	  JOIN polarbench_runs r USING (run_id);
 

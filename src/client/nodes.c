@@ -227,20 +227,20 @@ print_nodes_report(const ClientOptions *opts, Node *nodes, int n,
 			append_json_string(&doc, nodes[i].target->label);
 			appendPQExpBuffer(&doc, ", \"role\": \"%s\", \"run_id\": %s, \"stored_run_id\": %s, "
 							  "\"transactions\": %lld, \"tps\": %.17g, \"statements\": %lld, "
-							  "\"qps\": %.17g, \"failed\": %lld, \"latency_avg\": %.17g, "
+							  "\"qps\": %.17g, \"failed\": %lld, \"cut_off\": %lld, \"latency_avg\": %.17g, "
 							  "\"latency_p99\": %.17g, \"latency_max\": %.17g}",
 							  node_role(&nodes[i]), r->run_id,
 							  nodes[i].standby ? (nodes[i].stored_id ? nodes[i].stored_id : "null") : r->run_id,
 							  r->transactions, r->tps, r->statements, r->qps, r->failed,
-							  r->latency_avg, r->latency_p99, r->latency_max);
+							  r->cut_off, r->latency_avg, r->latency_p99, r->latency_max);
 		}
 		appendPQExpBuffer(&doc, "], \"total\": {\"transactions\": %lld, \"tps\": %.17g, "
-						  "\"statements\": %lld, \"qps\": %.17g, \"failed\": %lld, "
+						  "\"statements\": %lld, \"qps\": %.17g, \"failed\": %lld, \"cut_off\": %lld, "
 						  "\"latency_avg\": %.17g, \"latency_p50\": %.17g, \"latency_p90\": %.17g, "
 						  "\"latency_p95\": %.17g, \"latency_p99\": %.17g, \"latency_p999\": %.17g, "
 						  "\"latency_max\": %.17g}}\n",
 						  total->transactions, total->tps, total->statements, total->qps,
-						  total->failed, total->latency_avg, p[0], p[1], p[2], p[3], p[4],
+						  total->failed, total->cut_off, total->latency_avg, p[0], p[1], p[2], p[3], p[4],
 						  total->latency_max);
 		fputs(doc.data, stdout);
 		termPQExpBuffer(&doc);
@@ -303,6 +303,9 @@ print_nodes_report(const ClientOptions *opts, Node *nodes, int n,
 	printf("number of failed transactions: %lld (%.3f%%)\n", total->failed,
 		   total->transactions + total->failed > 0 ?
 		   100.0 * total->failed / (total->transactions + total->failed) : 0.0);
+	if (total->cut_off > 0)
+		printf("number of transactions cut off at the end: %lld (%.3f%%)\n", total->cut_off,
+			   100.0 * total->cut_off / (total->transactions + total->failed + total->cut_off));
 	printf("latency average = %.3f ms\n", total->latency_avg);
 	printf("tps = %f (all nodes, without initial connection time)\n", total->tps);
 	printf("statements: %lld (qps = %f)\n", total->statements, total->qps);
@@ -411,6 +414,7 @@ run_on_nodes(ConnTarget *targets, int n, ClientOptions *opts)
 		total.transactions += r->transactions;
 		total.statements += r->statements;
 		total.failed += r->failed;
+		total.cut_off += r->cut_off;
 		total.tps += r->tps;
 		total.qps += r->qps;
 		latency_sum += r->latency_avg * r->transactions;

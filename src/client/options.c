@@ -49,7 +49,8 @@ enum
 	OPT_RESTORE,
 	OPT_LIST,
 	OPT_COMPARE,
-	OPT_THRESHOLD
+	OPT_THRESHOLD,
+	OPT_END_GRACE
 };
 
 static const char short_options[] = "b:c:d:D:f:F:h:ij:L:nNp:P:qrR:s:St:T:U:vV?";
@@ -91,6 +92,7 @@ static const struct option long_options[] = {
 	{"max-tries", required_argument, NULL, OPT_MAX_TRIES},
 	{"failures-detailed", no_argument, NULL, OPT_FAILURES_DETAILED},
 	{"warmup", required_argument, NULL, OPT_WARMUP},
+	{"end-grace", required_argument, NULL, OPT_END_GRACE},
 	{"settings", required_argument, NULL, OPT_SETTINGS},
 	{"set", required_argument, NULL, OPT_SET},
 	{"repeat", required_argument, NULL, OPT_REPEAT},
@@ -187,6 +189,8 @@ usage(void)
 		   "  -t, --transactions=NUM   number of transactions each client runs (default: 10)\n"
 		   "  -T, --time=NUM           duration of benchmark test in seconds\n"
 		   "  -v, --vacuum-all         vacuum all four standard tables before tests\n"
+		   "  --end-grace=NUM          give transactions in flight at the end NUM seconds,\n"
+		   "                           then cancel them (default: polarbench.end_grace)\n"
 		   "  --failures-detailed      report the failures grouped by basic types\n"
 		   "  --max-tries=NUM          max number of tries to run transaction (default: 1)\n"
 		   "  --random-seed=SEED       set random seed (\"time\", \"rand\", integer)\n"
@@ -273,21 +277,24 @@ parse_client_counts(ClientOptions *opts, const char *arg)
 }
 
 /*
- * parse_positive
- *		A number greater than zero for option name; exits otherwise.
+ * parse_number
+ *		A finite number for option name: greater than zero, or with zero_ok
+ *		zero or more; exits otherwise.
  */
 static double
-parse_positive(const char *arg, const char *name)
+parse_number(const char *arg, const char *name, bool zero_ok)
 {
 	char	   *end;
 	double		v;
 
 	errno = 0;
 	v = strtod(arg, &end);
-	if (arg[0] == '\0' || *end != '\0' || errno != 0 || !(v > 0) || isinf(v))
+	if (arg[0] == '\0' || *end != '\0' || errno != 0 || isinf(v) ||
+		!(zero_ok ? v >= 0 : v > 0))
 	{
 		pg_log_error("invalid value \"%s\" for option %s", arg, name);
-		pg_log_error_detail("Expecting a number greater than zero.");
+		pg_log_error_detail(zero_ok ? "Expecting a number of zero or more." :
+							"Expecting a number greater than zero.");
 		exit(1);
 	}
 	return v;
@@ -456,10 +463,10 @@ parse_run_option(int c, const char *arg, ParseState *ps)
 				exit(1);
 			break;
 		case 'R':
-			opts->rate = parse_positive(arg, "-R/--rate");
+			opts->rate = parse_number(arg, "-R/--rate", false);
 			break;
 		case 'L':
-			opts->latency_limit = parse_positive(arg, "-L/--latency-limit");
+			opts->latency_limit = parse_number(arg, "-L/--latency-limit", false);
 			break;
 		case 'v':
 			opts->vacuum_all = true;
@@ -469,7 +476,10 @@ parse_run_option(int c, const char *arg, ParseState *ps)
 				exit(1);
 			break;
 		case OPT_WARMUP:
-			opts->warmup = parse_positive(arg, "--warmup");
+			opts->warmup = parse_number(arg, "--warmup", false);
+			break;
+		case OPT_END_GRACE:
+			opts->end_grace = parse_number(arg, "--end-grace", true);
 			break;
 		case OPT_RANDOM_SEED:
 			opts->random_seed = parse_random_seed(arg);
@@ -1177,6 +1187,7 @@ parse_command_line(int argc, char **argv, ClientCommand *cmd)
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->run.nclients = 1;
 	cmd->run.max_tries = 1;
+	cmd->run.end_grace = -1;
 	cmd->run.repeat = 1;
 	cmd->init.fillfactor = 100;
 	cmd->init.jobs = 1;

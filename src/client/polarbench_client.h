@@ -94,6 +94,7 @@ typedef struct ClientOptions
 	int			max_tries;		/* --max-tries; 1 unless given */
 	bool		failures_detailed;	/* --failures-detailed */
 	double		warmup;			/* --warmup, seconds */
+	double		end_grace;		/* --end-grace, seconds; -1 when not given */
 	SettingSet	settings;		/* --settings name=value, for the run */
 	SettingSet *sets;			/* --set: a sweep's setting sets */
 	int			nsets;
@@ -193,6 +194,7 @@ typedef struct ClientResult
 	long long	statements;
 	double		qps;
 	long long	failed;
+	long long	cut_off;		/* in flight at the end, canceled */
 	double		latency_avg;
 	double		latency_p50;
 	double		latency_p90;

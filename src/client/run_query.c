@@ -147,6 +147,9 @@ append_common_args(const ClientOptions *opts, PQExpBuffer sql, ParamList *p)
 	if (opts->warmup > 0)
 		appendPQExpBuffer(sql, ", warmup => $%d::pg_catalog.float8",
 						  add_param(p, psprintf("%.17g", opts->warmup)));
+	if (opts->end_grace >= 0)
+		appendPQExpBuffer(sql, ", end_grace => $%d::pg_catalog.float8",
+						  add_param(p, psprintf("%.17g", opts->end_grace)));
 }
 
 /*
@@ -158,7 +161,7 @@ result_columns(void)
 {
 	return "run_id, transactions, tps, statements, qps, failed, latency_avg, "
 		"latency_p50, latency_p90, latency_p95, latency_p99, latency_p999, "
-		"latency_max";
+		"latency_max, cut_off";
 }
 
 /*
@@ -300,6 +303,7 @@ read_result(PGresult *res, int row, ClientResult *result)
 	result->statements = column_int(res, row, "statements");
 	result->qps = column_double(res, row, "qps");
 	result->failed = column_int(res, row, "failed");
+	result->cut_off = column_int(res, row, "cut_off");
 	result->latency_avg = column_double(res, row, "latency_avg");
 	result->latency_p50 = column_double(res, row, "latency_p50");
 	result->latency_p90 = column_double(res, row, "latency_p90");

@@ -34,6 +34,7 @@ int			pb_max_script_commands = 10000;
 int			pb_max_run_memory = 1024 * 1024;
 int			pb_start_timeout = 60000;
 int			pb_lock_timeout = 5000;
+int			pb_end_grace = 5000;
 
 void		_PG_init(void);
 
@@ -98,6 +99,18 @@ _PG_init(void)
 							"Sets the maximum time a worker of a run may wait for one lock before the run fails.",
 							"Bounds a wait the deadlock detector cannot see, such as a lock held by a process that waits for a buffer pin of the caller. 0 turns it off.",
 							&pb_lock_timeout,
+							5000, 0, INT_MAX,
+							PGC_USERSET, GUC_UNIT_MS,
+							NULL, NULL, NULL);
+	/*
+	 * Any role may set it: it bounds only how long the caller's own run goes
+	 * on after its duration, which the role chooses anyway, and
+	 * polarbench.max_run_duration still bounds the whole run.
+	 */
+	DefineCustomIntVariable("polarbench.end_grace",
+							"Sets how long the transactions in flight at the end of a run's duration may take to finish before their statements are canceled.",
+							"Transactions so ended are rolled back and counted as cut off, apart from the others. A run's end_grace argument takes precedence.",
+							&pb_end_grace,
 							5000, 0, INT_MAX,
 							PGC_USERSET, GUC_UNIT_MS,
 							NULL, NULL, NULL);

@@ -28,4 +28,7 @@ extern PGDLLIMPORT int pb_start_timeout;
 /* polarbench.lock_timeout, in milliseconds, 0 for none */
 extern PGDLLIMPORT int pb_lock_timeout;
 
+/* polarbench.end_grace, in milliseconds: a run's default grace at its end */
+extern PGDLLIMPORT int pb_end_grace;
+
 #endif							/* PB_SETTINGS_H */

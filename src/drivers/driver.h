@@ -64,6 +64,8 @@ typedef struct PbRunSummary
 	int64		late;
 	double		lag_avg;		/* ms, over successful transactions */
 	double		lag_max;
+	int64		cut_off;		/* in flight at the end, canceled: not counted
+								 * in the others */
 } PbRunSummary;
 
 /*
@@ -115,6 +117,8 @@ typedef struct PbRunParams
 	double		latency_limit;	/* ms, 0 if none */
 	int			max_tries;		/* 0: unlimited */
 	double		warmup;			/* seconds */
+	double		end_grace;		/* seconds the transactions in flight at the
+								 * end of the duration may take */
 	bool		counters_only;
 	int			ncommands;		/* of the workload's commands */
 	bool		command_histograms; /* a latency histogram per command */
@@ -449,6 +453,7 @@ extern char *pb_row_text_opt(PbRow *r, const char *column);
 extern int	pb_row_texts(PbRow *r, const char *column, char ***values);
 extern double pb_row_num(PbRow *r, const char *column);
 extern int64 pb_row_int(PbRow *r, const char *column);
+extern int64 pb_row_int_opt(PbRow *r, const char *column);
 extern void pb_append_java_double(StringInfo out, double v);
 
 /* script_config.c */

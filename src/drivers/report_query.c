@@ -173,6 +173,20 @@ pb_row_int(PbRow *r, const char *column)
 	return v ? strtoi64(v, NULL, 10) : 0;
 }
 
+/*
+ * pb_row_int_opt
+ *		An integer column, 0 when NULL or when the installed version of the
+ *		extension does not have that column yet (a run's cut_off, recorded
+ *		since 1.5).
+ */
+int64
+pb_row_int_opt(PbRow *r, const char *column)
+{
+	char	   *v = pb_row_text_opt(r, column);
+
+	return v ? strtoi64(v, NULL, 10) : 0;
+}
+
 /* A Java double as Double.toString() would show it, near enough. */
 void
 pb_append_java_double(StringInfo out, double v)

@@ -306,6 +306,7 @@ typedef struct PbScriptReport
 	int64		done;
 	int64		failed;
 	int64		skipped;
+	int64		cut_off;		/* in flight at the end, canceled */
 	int64		total;			/* transactions tried */
 	int			max_tries;
 	double		rate;
@@ -365,8 +366,8 @@ pb_script_report_settings(PbScriptReport *r, char **names, int nscripts)
 
 /*
  * pb_script_report_failures
- *		The transactions that failed (by kind as options ask), were tried
- *		again, skipped or late.
+ *		The transactions that failed (by kind as options ask), were cut off
+ *		at the end, tried again, skipped or late.
  */
 static void
 pb_script_report_failures(PbScriptReport *r, const PbReportOptions *options)
@@ -376,6 +377,10 @@ pb_script_report_failures(PbScriptReport *r, const PbReportOptions *options)
 
 	appendStringInfo(out, "number of failed transactions: " INT64_FORMAT " (%.3f%%)\n",
 					 r->failed, total > 0 ? 100.0 * r->failed / total : 0.0);
+	/* pgbench waits for them; polarbench cancels them after the grace */
+	if (r->cut_off > 0)
+		appendStringInfo(out, "number of transactions cut off at the end: " INT64_FORMAT " (%.3f%%)\n",
+						 r->cut_off, 100.0 * r->cut_off / (total + r->cut_off));
 	if ((options->failures_detailed > 0 || (options->failures_detailed < 0 && r->failed > 0)) &&
 		pb_row_text_opt(r->run, "failed_serialization") != NULL)
 	{
@@ -504,6 +509,7 @@ pb_script_report(StringInfo out, PbRow *run, int64 run_id,
 	r.failed = pb_row_int(run, "failed");
 	r.skipped = (int64) pb_row_num_opt(run, "skipped", 0);
 	r.total = r.done + r.failed + r.skipped;
+	r.cut_off = pb_row_int_opt(run, "cut_off");
 	r.max_tries = (int) pb_row_num_opt(run, "max_tries", 1);
 	r.rate = pb_row_num_opt(run, "rate", 0);
 	r.latency_limit = pb_row_num_opt(run, "latency_limit", 0);

@@ -778,13 +778,17 @@ pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p,
  * pb_sleep
  *		\sleep: wait, waking for interrupts so that a cancel is not delayed.
  *		Returns false when the run ended (its deadline came, or it was told
- *		to stop) before the sleep did: a sleep never outlasts the run.
+ *		to stop) before the sleep did: a sleep never outlasts the run.  In
+ *		an open transaction the deadline is the run's cut-off, as for a
+ *		statement: the transaction in flight has the run's grace.
  */
 static bool
 pb_sleep(PbExecutor *exec, int64 usec)
 {
 	int64		now = pb_now_ns();
-	int64		deadline = pb_run_deadline(exec->run);
+	int64		cutoff = pb_run_cutoff(exec->run);
+	int64		deadline = exec->in_xact && cutoff > 0 ? cutoff :
+		pb_run_deadline(exec->run);
 	int64		until;
 
 	/* the script library keeps usec * 1000 within an int64 */
@@ -822,9 +826,10 @@ pb_sleep(PbExecutor *exec, int64 usec)
  *		SQL commands into counts.  *clock_ns is the clock at the start of
  *		the first command; when the commands are timed, it is set to the
  *		clock at the end of the last.  Returns false if the run ended
- *		in a \sleep of the script (then its open transaction is rolled back
- *		and the script does not count).  Errors propagate; the caller
- *		aborts the transaction with pb_executor_abort().
+ *		in a \sleep of the script outside a transaction (the script does
+ *		not count); in a transaction, the run's end cancels it, as it
+ *		cancels a statement.  Errors propagate; the caller aborts the
+ *		transaction with pb_executor_abort().
  */
 bool
 pb_executor_run_script(PbExecutor *exec, int script_no, PbCommandStats *stats,
@@ -857,6 +862,13 @@ pb_executor_run_script(PbExecutor *exec, int script_no, PbCommandStats *stats,
 				pb_script_error(&err, script->name, NULL);
 			if (sleep_us > 0 && !pb_sleep(exec, sleep_us))
 			{
+				/* a transaction in flight the run's end cuts off, as a statement */
+				if (exec->in_xact &&
+					(pb_run_cutoff(exec->run) > 0 ||
+					 pg_atomic_read_u32(&exec->run->stop_reason) != PB_STOP_NONE))
+					ereport(ERROR,
+							(errcode(ERRCODE_QUERY_CANCELED),
+							 errmsg("canceling the \\sleep of an open transaction: the run ended")));
 				if (exec->in_xact)
 					pb_executor_abort(exec);
 				return false;

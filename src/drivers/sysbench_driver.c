@@ -870,6 +870,10 @@ pb_sb_report(StringInfo out, PbRow *run, int64 run_id,
 	appendStringInfo(out, "    ignored errors:                      %-6" INT64_MODIFIER "d (%.2f per sec.)\n",
 					 errors, errors / s);
 	appendStringInfo(out, "    reconnects:                          %-6d (%.2f per sec.)\n", 0, 0.0);
+	/* sysbench's events end when they end; polarbench's grace ends them */
+	if (pb_row_int_opt(run, "cut_off") > 0)
+		appendStringInfo(out, "    cut off at the end:                  " INT64_FORMAT "\n",
+						 pb_row_int_opt(run, "cut_off"));
 	appendStringInfoString(out, "\n");
 	appendStringInfoString(out, "General statistics:\n");
 	appendStringInfo(out, "    total time:                          %.4fs\n", seconds);

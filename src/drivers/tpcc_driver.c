@@ -1386,6 +1386,9 @@ pb_tpcc_report(StringInfo out, PbRow *run, int64 run_id,
 					 efficiency ? efficiency : "?", PB_TPCC_MAX_TPMC_PER_W,
 					 keying && strcmp(keying, "true") == 0 ? "" :
 					 " (without keying and think times, as every kit by default: not the specification's measure)");
+	if (pb_row_int_opt(run, "cut_off") > 0)
+		appendStringInfo(out, "cut off at the end: " INT64_FORMAT " (transactions still in flight after the grace: rolled back, not counted)\n",
+						 pb_row_int_opt(run, "cut_off"));
 	t = pb_report_query("SELECT operation, operations, errors,"
 						"       coalesce((to_jsonb(o)->>'rollbacks')::bigint, 0) AS rollbacks,"
 						"       coalesce((to_jsonb(o)->>'retries')::bigint, 0) AS retries,"

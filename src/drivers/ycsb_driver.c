@@ -858,6 +858,10 @@ pb_ycsb_report(StringInfo out, PbRow *run, int64 run_id,
 	appendStringInfoString(out, "[OVERALL], Throughput(ops/sec), ");
 	pb_append_java_double(out, pb_row_num(run, "tps"));
 	appendStringInfoString(out, "\n");
+	/* operations in flight that the run's end canceled, after its grace */
+	if (pb_row_int_opt(run, "cut_off") > 0)
+		appendStringInfo(out, "[OVERALL], Operations cut off at the end, " INT64_FORMAT "\n",
+						 pb_row_int_opt(run, "cut_off"));
 	t = pb_report_query("SELECT operation, operations, errors, latency_avg, latency_min,"
 						"       latency_max, latency_p95, latency_p99"
 						"  FROM @operations@ WHERE run_id = $1"

@@ -15,6 +15,16 @@
  * launcher.  An error raised because the run was canceled just ends the
  * client.
  *
+ * The end of a run with a duration: no transaction starts after it, and
+ * those in flight have the run's grace to finish.  Then a timeout the
+ * client armed as it was released cancels its statement, as
+ * statement_timeout cancels a backend's, whatever it waits for (a lock, a
+ * trigger's sleep, a \sleep between the statements of a BEGIN ... END):
+ * the transaction is rolled back and counted as cut off, apart from the
+ * transactions, failures and latencies, and the client exits.  A
+ * transaction the launcher's interrupt of a stopped run ends is cut off
+ * the same way.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -32,6 +42,8 @@
 #include "tcop/tcopprot.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
+#include "utils/timeout.h"
+#include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
 #include "engine.h"
@@ -58,6 +70,9 @@ typedef struct PbClient
 	int64		done;			/* transactions finished or skipped */
 	bool		running;		/* past the start barrier */
 	bool		clean_exit;		/* leaving by its own decision */
+	bool		in_transaction; /* in the driver's transaction() */
+	bool		cutoff_armed;	/* the cut-off timeout is enabled */
+	TimeoutId	cutoff_timeout;
 
 	/* the transaction in progress, which a retry starts again */
 	int64		scheduled_ns;	/* when it should have started */
@@ -74,6 +89,9 @@ typedef struct PbClient
 
 static PbClient client;
 
+/* the cut-off timeout has fired: the statement's cancel is the run's end */
+static volatile sig_atomic_t cutoff_fired = false;
+
 static void pb_client_fail(ErrorData *edata);
 
 /*
@@ -84,6 +102,12 @@ static void pb_client_fail(ErrorData *edata);
 static void
 pb_client_exit(int code, Datum arg)
 {
+	/*
+	 * Terminated in the start barrier's sleep, the process still has the
+	 * run's condition variable as its sleep target, in the segment that is
+	 * detached next: the exit's own cleanup would touch it there.
+	 */
+	ConditionVariableCancelSleep();
 	if (client.slot == NULL)
 		return;
 
@@ -118,13 +142,78 @@ pb_client_exit(int code, Datum arg)
 /*
  * pb_client_leave
  *		End the client by its own decision: the run is over, or its failure
- *		is already recorded.
+ *		is already recorded.  A cut-off that fires from here on would cancel
+ *		nothing of the run's, and an error raised while the process exits
+ *		becomes a FATAL one: it is disarmed first, and a cancel it left
+ *		pending forgotten.
  */
 static void
 pb_client_leave(void)
 {
 	client.clean_exit = true;
+	if (client.cutoff_armed)
+	{
+		disable_timeout(client.cutoff_timeout, false);
+		client.cutoff_armed = false;
+	}
+	if (cutoff_fired)
+		QueryCancelPending = false;
 	proc_exit(0);
+}
+
+/*
+ * pb_client_cutoff_handler
+ *		The timeout module's handler, at the run's cut-off: cancel the
+ *		statement the client runs, as StatementCancelHandler does for
+ *		SIGINT.  Runs in a signal handler.
+ */
+static void
+pb_client_cutoff_handler(void)
+{
+	cutoff_fired = true;
+	QueryCancelPending = true;
+	InterruptPending = true;
+	SetLatch(MyLatch);
+}
+
+/*
+ * pb_client_arm_cutoff
+ *		Once released: have the timeout module cancel the client's statement
+ *		at the run's cut-off, the end of its duration and its grace, if it
+ *		has a duration.  The timeout module keeps wall-clock time, the run
+ *		monotonic time: the cut-off is converted as a delay from now.
+ */
+static void
+pb_client_arm_cutoff(void)
+{
+	int64		cutoff = pb_run_cutoff(client.run);
+	int64		left_us;
+
+	if (cutoff == 0)
+		return;
+	left_us = Max(cutoff - pb_now_ns(), 0) / 1000;
+	client.cutoff_timeout = RegisterTimeout(USER_TIMEOUT, pb_client_cutoff_handler);
+	enable_timeout_at(client.cutoff_timeout,
+					  GetCurrentTimestamp() + (TimestampTz) left_us);
+	client.cutoff_armed = true;
+}
+
+/*
+ * pb_client_ended_by_run
+ *		Whether an error is the run's end reaching the client: a cancel
+ *		after the run was told to stop (the launcher interrupts every
+ *		client), or once the run's cut-off has come.
+ */
+static bool
+pb_client_ended_by_run(const ErrorData *edata)
+{
+	int64		cutoff = pb_run_cutoff(client.run);
+
+	if (edata->sqlerrcode != ERRCODE_QUERY_CANCELED)
+		return false;
+	if (pg_atomic_read_u32(&client.run->stop_reason) != PB_STOP_NONE)
+		return true;
+	return cutoff_fired || (cutoff > 0 && pb_now_ns() >= cutoff);
 }
 
 /*
@@ -415,12 +504,15 @@ pb_client_loop(void)
 		/* a retry's commands are timed from where the retry starts */
 		client.ctx.txn_begin_ns = now;
 		client.ctx.txn_end_ns = 0;
+		client.in_transaction = true;
 		if (!client.driver->transaction(&client.ctx, &counts))
 		{
 			/* the run ended in the transaction: it does not count */
+			client.in_transaction = false;
 			now = pb_now_ns();
 			break;
 		}
+		client.in_transaction = false;
 		now = client.ctx.txn_end_ns != 0 ? client.ctx.txn_end_ns : pb_now_ns();
 		client.done++;
 		if (client.measuring)
@@ -491,12 +583,35 @@ pb_client_count_failure(int sqlerrcode)
 }
 
 /*
+ * pb_client_cut_off
+ *		The run ended while the client ran (its cut-off came, or it was
+ *		stopped), and the transaction in flight, if any, is rolled back:
+ *		count it apart, and close the client's measurement at the end of
+ *		the duration (or at the stop, if that came first), not where the
+ *		grace ended, which no transaction of the client's used.
+ */
+static void
+pb_client_cut_off(void)
+{
+	PbRunShared *run = client.run;
+	int64		now = pb_now_ns();
+
+	if (client.in_transaction && client.measuring)
+		pb_counter_add(&client.slot->cut_off, 1);
+	client.in_transaction = false;
+	client.slot->finish_ns = run->end_ns > 0 && now > run->end_ns ?
+		run->end_ns : now;
+	if (client.measuring)
+		client.slot->cpu_ns = pb_cpu_ns() - client.cpu_start_ns;
+}
+
+/*
  * pb_client_handle_error
  *		Called after an error escaped a transaction.  Returns true if the
  *		client goes on: with the same transaction again (a serialization
  *		failure or deadlock with tries left, its random draws restored), or
  *		with its next one (the failure counted).  Returns false if it must
- *		end.
+ *		end: the run ended in the transaction (cut off), or failed.
  */
 static bool
 pb_client_handle_error(MemoryContext loop_cxt)
@@ -521,6 +636,14 @@ pb_client_handle_error(MemoryContext loop_cxt)
 		AbortCurrentTransaction();
 	MemoryContextSwitchTo(loop_cxt);
 	RESUME_INTERRUPTS();
+
+	if (client.running && pb_client_ended_by_run(edata))
+	{
+		pb_client_cut_off();
+		FreeErrorData(edata);
+		return false;
+	}
+	client.in_transaction = false;
 
 	retryable = client.running &&
 		(edata->sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE ||
@@ -649,6 +772,7 @@ pb_client_main(Datum main_arg)
 	if (!pb_client_wait_start())
 		pb_client_leave();
 	client.running = true;
+	pb_client_arm_cutoff();
 	if (client.run->rate > 0)
 		pb_throttle_init(&client.throttle,
 						 client.run->rate / client.run->nclients,

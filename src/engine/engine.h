@@ -48,6 +48,7 @@ typedef struct PbTotals
 	int64		skipped;
 	int64		late;
 	int64		lag_sum_ns;
+	int64		cut_off;
 } PbTotals;
 
 /* detail of failures whose reason only the server log has */

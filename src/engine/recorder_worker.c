@@ -454,6 +454,8 @@ pb_recorder_insert_run(PbRunConfig *config)
 			  run->latency_limit_ns == 0);
 	pb_column(&c, "max_tries", INT4OID, Int32GetDatum(run->max_tries), false);
 	pb_column(&c, "warmup", FLOAT8OID, Float8GetDatum(run->warmup), false);
+	pb_column(&c, "end_grace", FLOAT8OID, Float8GetDatum(run->grace_ns / 1e9),
+			  run->duration == 0);
 	pb_column(&c, "counters_only", BOOLOID, BoolGetDatum(run->counters_only), false);
 	pb_json_column(&c, "vars", config->vars_json);
 	pb_json_column(&c, "settings", config->settings_json);
@@ -668,6 +670,7 @@ pb_recorder_live(PbRunShared *run, char *slots, PbProgressState *ls)
 		if (pg_atomic_read_u32(&pb_slot(run, slots, i)->status) != PB_SLOT_EXITED)
 			f.clients++;
 	f.transactions = totals.transactions - totals.failed;
+	f.cut_off = totals.cut_off;
 	f.tps = s.tps;
 	f.qps = s.qps;
 	f.failed_per_second = seconds > 0 ? s.failed / seconds : 0;
@@ -868,7 +871,11 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 						 ERRCODE_INVALID_PARAMETER_VALUE,
 						 psprintf("no transaction ended within the run's duration of %g s",
 								  run->duration),
-						 NULL,
+						 s.cut_off == 0 ? NULL :
+						 psprintf(s.cut_off == 1 ?
+								  "%lld transaction was in flight at its end, and was cut off after its grace of %g s." :
+								  "%lld transactions were in flight at its end, and were cut off after its grace of %g s.",
+								  (long long) s.cut_off, run->grace_ns / 1e9),
 						 "Give a duration long enough for at least one transaction.");
 		reason = pg_atomic_read_u32(&run->stop_reason);
 	}
@@ -897,6 +904,7 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 	pb_column(&c, "latency_max", FLOAT8OID, Float8GetDatum(s.latency_max), none);
 	pb_column(&c, "lag_max", FLOAT8OID, Float8GetDatum(s.lag_max),
 			  none || run->rate == 0);
+	pb_column(&c, "cut_off", INT8OID, Int64GetDatum(s.cut_off), false);
 	if (run->start_ns > 0)
 	{
 		char	   *figures = pb_recorder_figures_end(config, slots, seconds);

@@ -11,7 +11,9 @@
  * run must end within polarbench.max_run_duration, and a worker that
  * waits for a lock the caller's own transaction holds (which the server's
  * deadlock detector cannot see, as the caller waits on a latch) ends the
- * run at once.
+ * run at once.  A client whose statement was canceled, at the run's
+ * cut-off or by a stop, and that is still there PB_CANCEL_WAIT_MS later
+ * is terminated (run_shared.h says how a run ends).
  *
  * If the caller's query ends before the run does (cancel, statement
  * timeout, termination), the segment is detached during the abort and
@@ -38,8 +40,8 @@
 #include "engine.h"
 #include "settings.h"
 
-/* How long a canceled run may take to wind down before its workers are
- * terminated, in milliseconds */
+/* How long a canceled run, or a client whose statement was canceled, may
+ * take to wind down before its workers are terminated, in milliseconds */
 #define PB_CANCEL_WAIT_MS		10000
 
 /* How often the launcher looks at its workers while it waits */
@@ -59,6 +61,8 @@ typedef struct PbLaunch
 	BackgroundWorkerHandle **handles;
 	bool		finished;		/* the run ended normally */
 	bool		interrupted;	/* the clients were told to cancel */
+	int64		interrupted_ns; /* when */
+	bool		terminated;		/* clients that outstayed a cancel were */
 	bool		release_xmin;	/* the caller's snapshot is not needed */
 	int			lockwait_next;	/* worker to look at first */
 } PbLaunch;
@@ -122,6 +126,7 @@ pb_interrupt_clients(PbLaunch *launch)
 	if (launch->interrupted)
 		return;
 	launch->interrupted = true;
+	launch->interrupted_ns = pb_now_ns();
 	SpinLockAcquire(&launch->run->mutex);
 	failed = launch->run->failed_client;
 	SpinLockRelease(&launch->run->mutex);
@@ -283,6 +288,50 @@ pb_check_lock_waits(PbLaunch *launch)
 }
 
 /*
+ * pb_terminate_stuck_clients
+ *		Terminate the clients still running PB_CANCEL_WAIT_MS after their
+ *		statements were canceled: by the launcher's interrupt of a stopped
+ *		run, or by the clients themselves at the run's cut-off (then the run
+ *		fails, as it cannot end when it says it does).  A statement that
+ *		ignores a cancel (a function that catches it) still ends with its
+ *		process.  Once per run.
+ */
+static void
+pb_terminate_stuck_clients(PbLaunch *launch)
+{
+	PbRunShared *run = launch->run;
+	int64		since;
+	int64		now = pb_now_ns();
+
+	if (launch->terminated)
+		return;
+	if (launch->interrupted)
+		since = launch->interrupted_ns;
+	else if (pg_atomic_read_u32(&run->state) != PB_STATE_STARTING &&
+			 pb_run_cutoff(run) > 0)
+		since = pb_run_cutoff(run);
+	else
+		return;
+	if (now < since + (int64) PB_CANCEL_WAIT_MS * 1000000)
+		return;
+	launch->terminated = true;
+	for (int i = 0; i < run->nclients; i++)
+	{
+		if (pg_atomic_read_u32(&pb_slot(run, launch->slots, i)->status) == PB_SLOT_EXITED ||
+			pb_worker_stopped(launch->handles[i]))
+			continue;
+		if (!launch->interrupted)
+			pb_fail_run_hint(run, i, ERRCODE_QUERY_CANCELED,
+							 psprintf("benchmark client %d did not stop when its statement was canceled at the end of the run",
+									  i + 1),
+							 psprintf("The run's duration and its grace of %g s were over; the client was terminated %d s later.",
+									  run->grace_ns / 1e9, PB_CANCEL_WAIT_MS / 1000),
+							 "A statement that ignores a cancel, such as a function that catches query_canceled, keeps a client from stopping.");
+		TerminateBackgroundWorker(launch->handles[i]);
+	}
+}
+
+/*
  * pb_launcher_tick
  *		Everything the launcher does at each wake-up while it waits: notice
  *		clients that are gone, look into lock waits, keep the xmin horizon
@@ -306,6 +355,7 @@ pb_launcher_tick(PbLaunch *launch, long timeout_ms)
 	if (pg_atomic_read_u32(&run->stop_reason) == PB_STOP_FAILED ||
 		pg_atomic_read_u32(&run->stop_reason) == PB_STOP_CANCELED)
 		pb_interrupt_clients(launch);
+	pb_terminate_stuck_clients(launch);
 	if (launch->release_xmin)
 		pb_release_xmin();
 
@@ -398,6 +448,7 @@ pb_init_slots(PbRunShared *run, char *slots, int ncommands)
 		pg_atomic_init_u64(&slot->latency_sumsq, 0);
 		pg_atomic_init_u64(&slot->latency_min_ns, PG_UINT64_MAX);
 		pg_atomic_init_u64(&slot->latency_max_ns, 0);
+		pg_atomic_init_u64(&slot->cut_off, 0);
 		pg_atomic_init_u64(&slot->failed_serialization, 0);
 		pg_atomic_init_u64(&slot->failed_deadlock, 0);
 		pg_atomic_init_u64(&slot->retried, 0);
@@ -507,6 +558,7 @@ pb_launch_segment(const PbRunConfig *config, const PbRunParams *params)
 	run->latency_limit_ns = (int64) (params->latency_limit * 1e6);
 	run->max_tries = params->max_tries;
 	run->warmup = params->warmup;
+	run->grace_ns = (int64) (params->end_grace * 1e9);
 	run->counters_only = params->counters_only;
 	run->sweep_id = params->sweep_id;
 	run->sweep_run = params->sweep_run;

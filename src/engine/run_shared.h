@@ -29,6 +29,21 @@
  * and the recorder read before they read its counters for the last time
  * (pg_read_barrier()).
  *
+ * How a run ends.  A run with a duration ends in two steps: from end_ns no
+ * client starts a transaction, and those in flight have until
+ * end_ns + grace_ns (pb_run_cutoff()) to finish; then each client cancels
+ * its own statement (a timeout it arms as it is released), rolls its
+ * transaction back, counts it in cut_off (not as a transaction, a failure
+ * or a latency) and exits, its finish_ns the end of the duration.  A stop
+ * does not wait: the launcher interrupts (SIGINT) every client's statement
+ * as soon as it sees the stop, and a transaction so interrupted is counted
+ * in cut_off too.  A client still there PB_CANCEL_WAIT_MS after its
+ * statement was canceled (a statement that ignores the cancel) is
+ * terminated by the launcher; at the end of the duration the run then
+ * fails, as it did not end when it said.  A run of a number of
+ * transactions has no end to give a grace after; a stop ends it as any
+ * other.
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef PB_RUN_SHARED_H
@@ -164,6 +179,7 @@ typedef struct PbClientSlot
 	pg_atomic_uint64 latency_sumsq; /* double bits, ms^2 */
 	pg_atomic_uint64 latency_min_ns;	/* PG_UINT64_MAX before the first */
 	pg_atomic_uint64 latency_max_ns;
+	pg_atomic_uint64 cut_off;	/* in flight when the run ended, rolled back */
 	int64		finish_ns;		/* monotonic clock when the client stopped */
 	int64		cpu_ns;			/* CPU time (user and system) it took from
 								 * the end of the warm-up to its stop */
@@ -185,6 +201,7 @@ typedef struct PbLiveFigures
 	double		elapsed;		/* seconds measured so far */
 	int			clients;		/* still running */
 	int64		transactions;	/* so far, successful */
+	int64		cut_off;		/* so far: in flight when the run ended */
 	double		tps;
 	double		qps;
 	double		failed_per_second;
@@ -215,6 +232,7 @@ typedef struct PbRunShared
 	int64		latency_limit_ns;	/* 0 if none */
 	int			max_tries;		/* 0: unlimited */
 	double		warmup;			/* seconds not measured at the start */
+	int64		grace_ns;		/* after end_ns, for the transactions in flight */
 	bool		counters_only;	/* no histogram, per-command or live figures */
 	int64		sweep_id;		/* 0 if none, -1 for the run's own id */
 	int			sweep_run;		/* its place in the sweep, from 1 */
@@ -303,6 +321,22 @@ pb_run_deadline(const PbRunShared *run)
 	if (run->end_ns > 0 && run->end_ns < run->limit_ns)
 		return run->end_ns;
 	return run->limit_ns;
+}
+
+/*
+ * pb_run_cutoff
+ *		When the statements of the transactions still in flight after the
+ *		end of the run's duration are canceled: the end and its grace; 0 for
+ *		a run without a duration, or before the run starts.  A grace that
+ *		goes past polarbench.max_run_duration's end does not hold it back:
+ *		a run still going then fails, and the launcher interrupts it.
+ */
+static inline int64
+pb_run_cutoff(const PbRunShared *run)
+{
+	if (run->end_ns == 0)
+		return 0;
+	return run->end_ns + run->grace_ns;
 }
 
 #endif							/* PB_RUN_SHARED_H */

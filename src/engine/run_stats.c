@@ -44,6 +44,7 @@ pb_totals_read(PbRunShared *run, char *slots, PbTotals *totals)
 		totals->skipped += pg_atomic_read_u64(&slot->skipped);
 		totals->late += pg_atomic_read_u64(&slot->late);
 		totals->lag_sum_ns += pg_atomic_read_u64(&slot->lag_sum_ns);
+		totals->cut_off += pg_atomic_read_u64(&slot->cut_off);
 	}
 }
 
@@ -76,6 +77,7 @@ pb_summary_interval(const PbTotals *from, const PbTotals *to,
 	summary->retries = to->retries - from->retries;
 	summary->skipped = to->skipped - from->skipped;
 	summary->late = to->late - from->late;
+	summary->cut_off = to->cut_off - from->cut_off;
 	if (seconds > 0)
 	{
 		summary->tps = ok / seconds;
@@ -190,7 +192,9 @@ pb_hist_merge(PbRunShared *run, char *slots, int command, uint64 *merged)
 /*
  * pb_run_seconds
  *		How long a run was measured: from its start, after the warm-up, to
- *		the last client's finish; 0 for a run that never started.
+ *		the last client's finish (a client whose transaction was cut off
+ *		finished at the end of the duration); 0 for a run that never
+ *		started.
  */
 double
 pb_run_seconds(PbRunShared *run, char *slots)

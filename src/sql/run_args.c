@@ -121,6 +121,41 @@ pb_next_unstored_id(void)
 }
 
 /*
+ * pb_check_end_grace
+ *		How long the transactions in flight at the end of the duration may
+ *		go on before their statements are canceled: the end_grace argument,
+ *		or polarbench.end_grace.  Only a run with a duration has an end to
+ *		give a grace after.
+ */
+static void
+pb_check_end_grace(FunctionCallInfo fcinfo, PbRunParams *params)
+{
+	if (!PB_ARG_GIVEN(ARG_END_GRACE))
+	{
+		params->end_grace = pb_end_grace / 1000.0;
+		return;
+	}
+	params->end_grace = PG_GETARG_FLOAT8(ARG_END_GRACE);
+	if (isnan(params->end_grace) || params->end_grace < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("end_grace must be a number of seconds, not negative"),
+				 errhint("end_grace is how long the transactions in flight at the end of the duration may take; 0 cancels them at once.")));
+	if (params->end_grace > pb_max_run_duration)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("end_grace %g s exceeds polarbench.max_run_duration (%d s)",
+						params->end_grace, pb_max_run_duration),
+				 errhint("Give a shorter grace, or ask a superuser to raise polarbench.max_run_duration.")));
+	if (params->duration == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("end_grace needs a duration"),
+				 errdetail("A run of a number of transactions ends with its clients' last transactions, which are not cut off."),
+				 errhint("Give a duration, as in duration => 60, end_grace => 5, or leave end_grace out.")));
+}
+
+/*
  * pb_check_pacing
  *		The run's rate, latency limit, tries and warm-up, checked as pgbench
  *		checks -R, -L and --max-tries; the warm-up must leave some of the
@@ -194,6 +229,7 @@ pb_check_pacing(FunctionCallInfo fcinfo, PbRunParams *params)
 	}
 	if (PB_ARG_GIVEN(ARG_COUNTERS_ONLY))
 		params->counters_only = PG_GETARG_BOOL(ARG_COUNTERS_ONLY);
+	pb_check_end_grace(fcinfo, params);
 }
 
 /*

@@ -29,6 +29,7 @@
 #include "storage/proc.h"
 #include "storage/spin.h"
 #include "utils/datum.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -67,6 +68,7 @@ typedef struct PbStartShared
 	Oid			database;
 	Oid			role;
 	int			caller_pgprocno;
+	int			end_grace_ms;	/* the caller's polarbench.end_grace */
 	slock_t		mutex;			/* protects what follows up to args */
 	bool		connected;		/* the conductor has logged in */
 	int			state;			/* PbStartState */
@@ -251,6 +253,7 @@ polarbench_start(PG_FUNCTION_ARGS)
 	start->database = MyDatabaseId;
 	start->role = GetUserId();
 	start->caller_pgprocno = PB_MY_PGPROCNO;
+	start->end_grace_ms = pb_end_grace;
 	SpinLockInit(&start->mutex);
 	start->state = PB_START_PENDING;
 	start->nargs = nargs;
@@ -393,6 +396,10 @@ pb_conductor_main(Datum main_arg)
 	ptr = start->args;
 	for (int i = 0; i < start->nargs; i++)
 		fcinfo->args[i].value = datumRestore(&ptr, &fcinfo->args[i].isnull);
+
+	/* the run's default grace is the caller's, as in polarbench_run() */
+	SetConfigOption("polarbench.end_grace", psprintf("%d", start->end_grace_ms),
+					PGC_USERSET, PGC_S_SESSION);
 
 	memset(&params, 0, sizeof(params));
 	params.on_started = pb_conductor_started;

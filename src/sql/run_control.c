@@ -436,6 +436,7 @@ enum
 	LIVE_LATENCY_P999,
 	LIVE_LATENCY_MAX,
 	LIVE_LAG_AVG,
+	LIVE_CUT_OFF,				/* since 1.5 */
 	LIVE_NCOLUMNS
 };
 
@@ -532,6 +533,8 @@ polarbench_live_runs(PG_FUNCTION_ARGS)
 		pb_live_figure(values, nulls, LIVE_LATENCY_P999, f.latency_p999);
 		pb_live_figure(values, nulls, LIVE_LATENCY_MAX, f.latency_max);
 		pb_live_figure(values, nulls, LIVE_LAG_AVG, f.lag_avg);
+		values[LIVE_CUT_OFF] = Int64GetDatum(f.cut_off);
+		/* before 1.5 the function returns no cut_off: the row is the first columns */
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

@@ -96,6 +96,7 @@ pb_result_row(FunctionCallInfo fcinfo, const PbRunConfig *config,
 	PB_COL("late", Int64GetDatum(s->late), false);
 	PB_COL("lag_avg", Float8GetDatum(s->lag_avg), none || params->rate == 0);
 	PB_COL("lag_max", Float8GetDatum(s->lag_max), none || params->rate == 0);
+	PB_COL("cut_off", Int64GetDatum(s->cut_off), false);
 #undef PB_COL
 
 	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));

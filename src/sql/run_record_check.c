@@ -266,6 +266,14 @@ pb_check_run_row(HeapTuple tuple, TupleDesc desc)
 							PB_MAX_RUN_DURATION_LIMIT);
 	if (!isnan(warmup) && warmup > 0 && !(warmup < duration))
 		pb_refuse_field("warmup", "It is not shorter than the duration.");
+	/* since 1.5: the grace after the duration, and what it cut off */
+	if (SPI_fnumber(desc, "end_grace") > 0 &&
+		!isnan(pb_check_float(tuple, desc, "end_grace", 0, false,
+							  PB_MAX_RUN_DURATION_LIMIT)) &&
+		isnan(duration))
+		pb_refuse_field("end_grace", "A run without a duration has no grace after it.");
+	if (SPI_fnumber(desc, "cut_off") > 0)
+		pb_check_int(tuple, desc, "cut_off", 0, PG_INT64_MAX, true);
 	rate = pb_check_float(tuple, desc, "rate", 0, true, PB_MAX_RATE * clients);
 	if (!isnan(rate) && rate < PB_MIN_RATE * clients)
 		pb_refuse_field("rate", psprintf("It is %g, less than %g for %d clients.",

@@ -61,6 +61,7 @@ enum
 	SWEEP_LATENCY_LIMIT,
 	SWEEP_MAX_TRIES,
 	SWEEP_SERVER_SETTINGS,
+	SWEEP_END_GRACE,			/* since 1.5 */
 	SWEEP_NARGS
 };
 
@@ -353,6 +354,8 @@ pb_sweep_run_args(FunctionCallInfo fcinfo)
 	PB_PASS(ARG_RATE, SWEEP_RATE);
 	PB_PASS(ARG_LATENCY_LIMIT, SWEEP_LATENCY_LIMIT);
 	PB_PASS(ARG_MAX_TRIES, SWEEP_MAX_TRIES);
+	if (PG_NARGS() > SWEEP_END_GRACE)
+		PB_PASS(ARG_END_GRACE, SWEEP_END_GRACE);
 #undef PB_PASS
 	run_fcinfo->args[ARG_PROGRESS].isnull = false;
 	run_fcinfo->args[ARG_PROGRESS].value = Int32GetDatum(0);

@@ -42,6 +42,7 @@ enum
 	ARG_SETTINGS,
 	ARG_SERVER_SETTINGS,
 	ARG_SCRIPT_NAMES,			/* since 1.4 */
+	ARG_END_GRACE,				/* since 1.5 */
 	PB_RUN_NARGS
 };
 

@@ -192,17 +192,28 @@ like($node->safe_psql('postgres', q{
 	qr/^SQL script 1: one\.sql\n.*^SQL script 2: two\.sql$/ms,
 	'granted again, the role runs scripts named for the report');
 
-# 1.4 to 1.5: the runs kept; polarbench_init replaced in place (its
-# grant kept), its data sets' defaults shown as before, though the
-# signature's are NULL now; a grant on polarbench_datasets, which is made
-# again, named to be given again
+# 1.4 to 1.5: the runs kept; they have no grace and counted no cut-off
+# transaction, which the reports and documents take as none (a run with a
+# duration recorded by the new library into 1.4's tables, before the
+# update); polarbench_init replaced in place (its grant kept), its data
+# sets' defaults shown as before, though the signature's are NULL now; a
+# grant on polarbench_datasets, which is made again, named to be given again
+$node->safe_psql('postgres', q{
+	SELECT run_id FROM polarbench_run(script => 'SELECT 1;', duration => 0.2)});
 my $runs14 = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
 my $datasets = q{SELECT string_agg(name || ' ' || options::text, E'\n' ORDER BY name) FROM polarbench_datasets};
 my $datasets14 = $node->safe_psql('postgres', $datasets);
 $node->safe_psql('postgres', 'GRANT SELECT ON polarbench_datasets TO alice');
-$node->psql('postgres', 'ALTER EXTENSION polarbench UPDATE', stderr => \$stderr);
+$node->psql('postgres', 'ALTER EXTENSION polarbench UPDATE',
+	stdout => \$stdout, stderr => \$stderr, on_error_die => 1);
 is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extname = 'polarbench'}),
 	'1.5', 'ALTER EXTENSION UPDATE goes on to 1.5');
+like($stderr, qr/the privileges granted on polarbench_run, polarbench_start and polarbench_sweep are dropped with them.*GRANT EXECUTE ON FUNCTION public\.polarbench_run TO alice;.*GRANT EXECUTE ON FUNCTION public\.polarbench_start TO alice;.*GRANT EXECUTE ON FUNCTION public\.polarbench_sweep TO alice;/s,
+	'the update to 1.5 gives the grants to make again (the three take end_grace)');
+$node->safe_psql('postgres', q{
+	GRANT EXECUTE ON FUNCTION polarbench_run TO alice;
+	GRANT EXECUTE ON FUNCTION polarbench_start TO alice;
+	GRANT EXECUTE ON FUNCTION polarbench_sweep TO alice});
 is($node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs'), $runs14,
 	'every run of 1.4 is kept');
 like($stderr, qr/the privileges granted on polarbench_dataset_list and polarbench_datasets are dropped with them.*GRANT SELECT ON public\.polarbench_datasets TO alice;/s,
@@ -214,6 +225,23 @@ like($datasets14, qr/"name": "partition_method", "type": "text", "default": "ran
 is($node->safe_psql('postgres', q{
 	SELECT has_function_privilege('alice', 'polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int)', 'EXECUTE')}),
 	't', 'the grant on polarbench_init is kept');
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM polarbench_runs WHERE cut_off IS NULL AND end_grace IS NULL}),
+	$runs14, 'the runs of 1.4 have no grace nor cut-off count of their own');
+my $run14 = $node->safe_psql('postgres', q{SELECT max(run_id) FROM polarbench_runs});
+unlike($node->safe_psql('postgres', "SELECT polarbench_report($run14)"), qr/cut off/,
+	'a run of 1.4 is reported on with nothing cut off');
+is($node->safe_psql('postgres', qq{
+	SELECT polarbench_record(polarbench_run_document($run14), 'other:5432') AS stored \\gset
+	SELECT cut_off IS NULL FROM polarbench_runs WHERE run_id = :stored}),
+	't', 'and its document is stored again as it is');
+like($node->safe_psql('postgres', q{
+	SELECT run_id || ' ' || cut_off
+	  FROM polarbench_run(script => 'SELECT 1;', duration => 0.2, end_grace => 2)}),
+	qr/^\d+ 0$/, 'a run of 1.5 returns what it cut off');
+is($node->safe_psql('postgres', q{
+	SELECT end_grace || ' ' || cut_off FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
+	'2 0', 'and records it with its grace');
 
 # a fresh install of the newest version, in another database
 $node->safe_psql('postgres', 'CREATE DATABASE fresh');
@@ -221,8 +249,7 @@ $node->safe_psql('fresh', q{
 	CREATE EXTENSION polarbench;
 	GRANT EXECUTE ON FUNCTION polarbench_run TO alice;
 	GRANT EXECUTE ON FUNCTION polarbench_start TO alice;
-	GRANT EXECUTE ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
-		float8, bigint, int, float8, text, bigint, int, float8, float8, int, jsonb[]) TO alice;
+	GRANT EXECUTE ON FUNCTION polarbench_sweep TO alice;
 	GRANT EXECUTE ON FUNCTION polarbench_record(jsonb, text) TO alice;
 	GRANT EXECUTE ON FUNCTION polarbench_init TO alice});
 my $updated = $node->safe_psql('postgres', $catalog);
