@@ -192,13 +192,21 @@ like($node->safe_psql('postgres', q{
 	qr/^SQL script 1: one\.sql\n.*^SQL script 2: two\.sql$/ms,
 	'granted again, the role runs scripts named for the report');
 
-# 1.4 to 1.5: the runs kept
+# 1.4 to 1.5: the runs kept; a pgbench run recorded without the scale it
+# read (as 1.4's library recorded them: no figures) is reported with the
+# scale it was given
+my $scaled = $node->safe_psql('postgres', q{
+	SELECT run_id FROM polarbench_run(script => 'SELECT :scale;', vars => '{"scale": 3}',
+									  transactions => 1)});
+$node->safe_psql('postgres', "UPDATE polarbench_run_data SET figures = NULL WHERE run_id = $scaled");
 my $runs14 = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
 $node->safe_psql('postgres', 'ALTER EXTENSION polarbench UPDATE');
 is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extname = 'polarbench'}),
 	'1.5', 'ALTER EXTENSION UPDATE goes on to 1.5');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs'), $runs14,
 	'every run of 1.4 is kept');
+like($node->safe_psql('postgres', "SELECT polarbench_report($scaled)"), qr/^scaling factor: 3$/m,
+	'a run of 1.4 is reported with the scale it was given');
 
 # a fresh install of the newest version, in another database
 $node->safe_psql('postgres', 'CREATE DATABASE fresh');
