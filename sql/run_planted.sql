@@ -20,6 +20,9 @@ CREATE EXTENSION IF NOT EXISTS polarbench;
 RESET client_min_messages;
 CREATE ROLE regress_pb_mallory;
 CREATE SCHEMA regress_pb_evil AUTHORIZATION regress_pb_mallory;
+-- the benchmark's tables, in a schema of their own; the extension in public
+CREATE SCHEMA regress_pb_tables;
+\set path 'regress_pb_tables, public, regress_pb_evil, pg_catalog'
 
 -- the planting, into schema target: returns how many objects it planted
 SET ROLE regress_pb_mallory;
@@ -147,7 +150,7 @@ CREATE TEMP VIEW planted_ran AS
 SELECT * FROM planted_ran;
 
 -- the data sets, loaded with the planter's schema before pg_catalog
-SET search_path = public, regress_pb_evil, pg_catalog;
+SET search_path = :path;
 SET client_min_messages = warning;
 SELECT dataset FROM polarbench_init('pgbench', scale => 1, partitions => 2, foreign_keys => true);
 SELECT dataset FROM polarbench_init('sysbench', tables => 2, table_size => 1000, parallel => 2);
@@ -172,13 +175,13 @@ SELECT w.name, r.transactions, r.failed, r.errors
   FROM every_workload w,
 	   LATERAL polarbench_run(w.name, clients => 1, random_seed => 7,
 			transactions => w.transactions, options => w.options,
-			settings => '{"search_path": "public, regress_pb_evil"}') r;
+			settings => '{"search_path": "regress_pb_tables, regress_pb_evil"}') r;
 RESET client_min_messages;
 SELECT * FROM planted_ran;
 -- then with the caller's path, which names pg_catalog after the schema
 SET client_min_messages = warning;
+SET search_path = :path;
 SELECT dataset FROM polarbench_init('ycsb', records => 1000);
-SET search_path = public, regress_pb_evil, pg_catalog;
 SELECT w.name, r.transactions, r.failed, r.errors
   FROM every_workload w,
 	   LATERAL polarbench_run(w.name, clients => 1, random_seed => 7,
@@ -194,7 +197,7 @@ SELECT (figures->'tpcc'->>'by_last_name')::int > 0 AS by_last_name
 SELECT * FROM planted_ran;
 
 -- a background run, a sweep, TPC-C's consistency conditions
-SET search_path = public, regress_pb_evil, pg_catalog;
+SET search_path = :path;
 SELECT polarbench_start('tpcc', transactions => 100, random_seed => 7) AS background \gset
 SELECT workload, transactions FROM polarbench_wait(:background);
 SET client_min_messages = warning;
@@ -210,7 +213,7 @@ SELECT pg_catalog.min(run_id) AS sweep_1, pg_catalog.max(run_id) AS sweep_2
   FROM polarbench_runs WHERE sweep_id = :sweep AND clients = 1 \gset
 SELECT pg_catalog.min(run_id) AS sweep_3, pg_catalog.max(run_id) AS sweep_4
   FROM polarbench_runs WHERE sweep_id = :sweep AND clients = 2 \gset
-SET search_path = public, regress_pb_evil, pg_catalog;
+SET search_path = :path;
 SET client_min_messages = warning;
 SELECT pg_catalog.bool_and(pg_catalog.length(polarbench_report(r.run_id, s.style))
 						   OPERATOR(pg_catalog.>) 0) AS reported
@@ -294,6 +297,6 @@ RESET search_path;
 DROP DATABASE regress_pb_planted_early;
 
 SET client_min_messages = warning;
-DROP SCHEMA regress_pb_evil CASCADE;
+DROP SCHEMA regress_pb_evil, regress_pb_tables CASCADE;
 RESET client_min_messages;
 DROP ROLE regress_pb_mallory;
