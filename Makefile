@@ -107,6 +107,25 @@ test-tools-clean:
 
 .PHONY: test-tools test-tools-clean
 
+# Debian packages (debian/): postgresql-15-polarbench, the extension, and
+# polarbench, the program, built by dpkg-buildpackage in a copy of the
+# sources without what git ignores (objects of an earlier build), so that
+# the .deb files land in DEB_DIR rather than in the parent folder.  Needs
+# the build dependencies of debian/control (debhelper,
+# postgresql-server-dev-all).
+DEB_DIR ?= dist
+deb:
+	rm -rf $(DEB_DIR)/source
+	mkdir -p $(DEB_DIR)/source/polarbench
+	tar -C $(srcdir) --exclude-vcs --exclude-vcs-ignores --exclude=./$(DEB_DIR) -cf - . | \
+		tar -C $(DEB_DIR)/source/polarbench -xf -
+	cd $(DEB_DIR)/source/polarbench && \
+		env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS dpkg-buildpackage -b -us -uc
+	mv $(DEB_DIR)/source/*.deb $(DEB_DIR)/source/*.buildinfo $(DEB_DIR)/source/*.changes $(DEB_DIR)/
+	rm -rf $(DEB_DIR)/source
+
+.PHONY: deb
+
 # PGXS tracks no header dependencies unless the server was configured with
 # --enable-depend: rebuild every object when a header changes.
 $(OBJS): $(wildcard $(srcdir)/src/*/*.h)

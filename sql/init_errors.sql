@@ -24,6 +24,17 @@ SELECT polarbench_init('ycsb', fields => 1001);
 SELECT polarbench_init('ycsb', field_length => 0);
 SELECT polarbench_init('ycsb', field_length => 1000001);
 SELECT polarbench_init('ycsb', fields => 100, field_length => 1000000);
+-- an argument a data set does not read is refused, even at the value a
+-- data set that reads it takes by default, with those it reads in the hint
+SELECT polarbench_init('pgbench', tables => 2, table_size => 10, records => 1000, fields => 10,
+					   field_length => 100, warehouses => 1);
+SELECT polarbench_init('sysbench', scale => 1, partitions => 0, partition_method => 'range',
+					   foreign_keys => false);
+SELECT polarbench_init('ycsb', warehouses => 2);
+SELECT polarbench_init('ycsb', tables => 1, scale => 2);
+-- as pgbench -i: a partition method without partitions
+SELECT polarbench_init('pgbench', partition_method => 'hash');
+SELECT polarbench_init('pgbench', partitions => 0, partition_method => 'range');
 -- parallel loads commit on their own: not inside a transaction block
 BEGIN;
 SELECT polarbench_init('sysbench', tables => 2, parallel => 2);

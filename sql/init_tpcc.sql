@@ -5,6 +5,10 @@ RESET client_min_messages;
 SELECT polarbench_init('tpcc', warehouses => 0);
 SELECT polarbench_init('tpcc', warehouses => 100001);
 SELECT polarbench_init('tpcc', partitions => 2);
+-- pgbench's, sysbench's and YCSB's arguments, which a TPC-C load would
+-- leave out
+SELECT polarbench_init('tpcc', partition_method => 'hash', scale => 10, tables => 4, records => 100);
+SELECT polarbench_init('tpcc', scale => 1);
 SELECT polarbench_init('sysbench', foreign_keys => true);
 BEGIN;
 SELECT polarbench_init('tpcc', parallel => 2);

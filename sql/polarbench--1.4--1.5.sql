@@ -3,6 +3,272 @@
 \echo Use "ALTER EXTENSION polarbench UPDATE TO '1.5'" to load this file. \quit
 
 /*
+ * polarbench_sweep_table marks no cell whose figures or whose column
+ * compare_to's hold a zero (polarbench_compare_figures refuses figures
+ * that are not above zero).
+ */
+CREATE OR REPLACE FUNCTION polarbench_sweep_table(sweep_id bigint, metric text DEFAULT 'qps',
+									   compare_to int DEFAULT NULL)
+RETURNS SETOF text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	columns		text[];
+	widths		int[];
+	line		text;
+	width0		int := 7;
+	cells		jsonb := '{}';
+	figures		jsonb := '{}';
+	clients		int[] := '{}';
+	cr			record;
+	iv			record;
+	cmp			record;
+	cell		text;
+	key			text;
+	ref			text;
+	by_vars		boolean;
+	by_options	boolean;
+	repeated	boolean := false;
+BEGIN
+	IF metric IS NULL OR metric NOT IN ('qps', 'tps', 'latency_avg', 'latency_p50',
+			'latency_p90', 'latency_p95', 'latency_p99', 'latency_p999',
+			'latency_max', 'failed') THEN
+		RAISE EXCEPTION 'unrecognized sweep metric "%"', metric
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'The metrics are qps, tps, latency_avg, latency_p50, latency_p90, latency_p95, latency_p99, latency_p999, latency_max and failed.';
+	END IF;
+	IF compare_to IS NOT NULL AND metric = 'failed' THEN
+		RAISE EXCEPTION 'compare_to marks cells of throughput or latency, not of failed transactions'
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Give a metric of throughput (qps, tps) or of latency.';
+	END IF;
+	-- the columns: each setting set with its variable and option sets, in order
+	SELECT count(DISTINCT coalesce(r.vars::text, '')) > 1,
+		   count(DISTINCT coalesce(r.options::text, '')) > 1
+	  INTO by_vars, by_options
+	  FROM @extschema@.polarbench_runs r
+	 WHERE r.sweep_id = polarbench_sweep_table.sweep_id;
+	SELECT array_agg(label ORDER BY first) INTO columns
+	  FROM (SELECT 'set ' || r.sweep_set
+				   || coalesce(' server ' || r.server_settings::text, '')
+				   || coalesce(' ' || r.settings::text, '')
+				   || CASE WHEN by_vars THEN coalesce(' vars ' || r.vars::text, '') ELSE '' END
+				   || CASE WHEN by_options THEN coalesce(' options ' || r.options::text, '') ELSE '' END AS label,
+				   min(r.sweep_run) AS first
+			  FROM @extschema@.polarbench_runs r
+			 WHERE r.sweep_id = polarbench_sweep_table.sweep_id
+			 GROUP BY 1) l;
+	IF columns IS NULL THEN
+		RAISE EXCEPTION 'sweep % does not exist', polarbench_sweep_table.sweep_id
+			USING ERRCODE = 'undefined_object',
+				  HINT = 'A sweep''s id is the run_id of its first run; its runs are in polarbench_runs with that sweep_id.';
+	END IF;
+	IF compare_to < 1 OR compare_to > cardinality(columns) THEN
+		RAISE EXCEPTION 'compare_to must be a column of sweep %, from 1 to %',
+			polarbench_sweep_table.sweep_id, cardinality(columns)
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+
+	-- every cell, as text, by client count and column, and its figures
+	FOR cr IN EXECUTE format($q$
+		SELECT r.clients, array_position($2, 'set ' || r.sweep_set
+				   || coalesce(' server ' || r.server_settings::text, '')
+				   || coalesce(' ' || r.settings::text, '')
+				   || CASE WHEN $3 THEN coalesce(' vars ' || r.vars::text, '') ELSE '' END
+				   || CASE WHEN $4 THEN coalesce(' options ' || r.options::text, '') ELSE '' END) AS col,
+			   array_agg(r.%1$I::float8 ORDER BY r.sweep_run) AS figures,
+			   CASE WHEN count(*) = 1 THEN round(min(r.%1$I)::numeric, 3)::text
+					ELSE round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.%1$I)::numeric, 3)::text
+						 || coalesce(' ±' || round((100 * (max(r.%1$I) - min(r.%1$I)) / 2
+								/ nullif(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.%1$I), 0))::numeric, 1)
+						 || '%%', '')
+			   END AS cell
+		  FROM @extschema@.polarbench_runs r
+		 WHERE r.sweep_id = $1
+		 GROUP BY r.clients, 2$q$, metric)
+		USING polarbench_sweep_table.sweep_id, columns, by_vars, by_options
+	LOOP
+		key := cr.clients || ':' || cr.col;
+		cell := cr.cell;
+		IF cardinality(cr.figures) >= 2 THEN
+			repeated := true;
+			SELECT * INTO iv FROM @extschema@.polarbench_interval(cr.figures);
+			IF iv.center IS NOT NULL THEN
+				cell := round(iv.center::numeric, 3) || ' [' || round(iv.low::numeric, 3)
+						|| ', ' || round(iv.high::numeric, 3) || ']';
+			END IF;
+		END IF;
+		cells := cells || jsonb_build_object(key, coalesce(cell, ''));
+		figures := figures || jsonb_build_object(key, to_jsonb(cr.figures));
+		IF NOT cr.clients = ANY (clients) THEN
+			clients := clients || cr.clients;
+		END IF;
+	END LOOP;
+	SELECT array_agg(x ORDER BY x) INTO clients FROM unnest(clients) x;
+
+	-- the marks: each cell against column compare_to's at its client count
+	IF compare_to IS NOT NULL THEN
+		IF NOT repeated THEN
+			RAISE EXCEPTION 'sweep % has no repetitions to compare', polarbench_sweep_table.sweep_id
+				USING ERRCODE = 'object_not_in_prerequisite_state',
+					  HINT = 'A cell of one run has no interval: run the sweep with repeat => 2 or more.';
+		END IF;
+		FOR n IN 1..cardinality(clients) LOOP
+			ref := clients[n] || ':' || compare_to;
+			CONTINUE WHEN figures->ref IS NULL;
+			FOR c IN 1..cardinality(columns) LOOP
+				key := clients[n] || ':' || c;
+				CONTINUE WHEN c = compare_to OR figures->key IS NULL;
+				-- a figure of zero has no log: no mark, as the cell has no interval
+				CONTINUE WHEN EXISTS (SELECT FROM jsonb_array_elements_text(figures->ref || figures->key) f
+									   WHERE f::float8 <= 0);
+				SELECT * INTO cmp
+				  FROM @extschema@.polarbench_compare_figures(
+						ARRAY(SELECT jsonb_array_elements_text(figures->ref)::float8),
+						ARRAY(SELECT jsonb_array_elements_text(figures->key)::float8),
+						lower_is_better => metric LIKE 'latency%');
+				IF cmp.verdict IS NOT NULL THEN
+					cells := jsonb_set(cells, ARRAY[key], to_jsonb((cells->>key) || ' ' || cmp.verdict));
+				END IF;
+			END LOOP;
+		END LOOP;
+	END IF;
+
+	widths := array_fill(0, ARRAY[cardinality(columns)]);
+	FOR c IN 1..cardinality(columns) LOOP
+		widths[c] := length(columns[c]);
+		FOR n IN 1..cardinality(clients) LOOP
+			widths[c] := greatest(widths[c], length(coalesce(cells->>(clients[n] || ':' || c), '')));
+		END LOOP;
+	END LOOP;
+
+	line := lpad('clients', width0);
+	FOR c IN 1..cardinality(columns) LOOP
+		line := line || ' | ' || rpad(columns[c], widths[c]);
+	END LOOP;
+	RETURN NEXT line;
+	line := repeat('-', width0);
+	FOR c IN 1..cardinality(columns) LOOP
+		line := line || '-+-' || repeat('-', widths[c]);
+	END LOOP;
+	RETURN NEXT line;
+	FOR n IN 1..cardinality(clients) LOOP
+		line := lpad(clients[n]::text, width0);
+		FOR c IN 1..cardinality(columns) LOOP
+			line := line || ' | ' || lpad(coalesce(cells->>(clients[n] || ':' || c), ''), widths[c]);
+		END LOOP;
+		RETURN NEXT line;
+	END LOOP;
+END
+$$;
+
+/*
+ * polarbench_init's arguments that only some data sets read default to
+ * NULL, so that a data set can refuse one given that it does not read; it
+ * is replaced in place, its privileges kept.
+ */
+CREATE OR REPLACE FUNCTION polarbench_init(
+	dataset				text,
+	scale				int DEFAULT NULL,
+	tables				int DEFAULT NULL,
+	table_size			int DEFAULT NULL,
+	records				bigint DEFAULT NULL,
+	fields				int DEFAULT NULL,
+	field_length		int DEFAULT NULL,
+	parallel			int DEFAULT 1,
+	fillfactor			int DEFAULT 100,
+	unlogged			boolean DEFAULT false,
+	partitions			int DEFAULT NULL,
+	partition_method	text DEFAULT NULL,
+	foreign_keys		boolean DEFAULT NULL,
+	drop				boolean DEFAULT true,
+	progress			boolean DEFAULT false,
+	wal_compression		boolean DEFAULT NULL,
+	warehouses			int DEFAULT NULL)
+RETURNS polarbench_init_result
+AS 'MODULE_PATHNAME', 'polarbench_init'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+/*
+ * polarbench_dataset_list returns each argument's default, which the
+ * signature of polarbench_init no longer holds, and polarbench_datasets
+ * shows it.  The privileges granted on them go with them: they are named,
+ * to be granted again.
+ */
+DO $$
+DECLARE
+	grant_list text;
+BEGIN
+	SELECT pg_catalog.string_agg(g, ' ') INTO grant_list FROM (
+		SELECT DISTINCT pg_catalog.format('GRANT EXECUTE ON FUNCTION %I.%I TO %I;',
+										  n.nspname, p.proname, r.rolname) AS g
+		  FROM pg_catalog.pg_proc p
+		  JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) p.pronamespace
+		 CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
+		  JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
+		 WHERE n.nspname OPERATOR(pg_catalog.=) '@extschema@'
+		   AND p.proname OPERATOR(pg_catalog.=) 'polarbench_dataset_list'
+		   AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
+		   AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE'
+		UNION
+		SELECT DISTINCT pg_catalog.format('GRANT %s ON %I.%I TO %I;',
+										  a.privilege_type, n.nspname, c.relname, r.rolname)
+		  FROM pg_catalog.pg_class c
+		  JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
+		 CROSS JOIN LATERAL pg_catalog.aclexplode(c.relacl) a
+		  JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
+		 WHERE n.nspname OPERATOR(pg_catalog.=) '@extschema@'
+		   AND c.relname OPERATOR(pg_catalog.=) 'polarbench_datasets'
+		   AND a.grantee OPERATOR(pg_catalog.<>) c.relowner) grants;
+	IF grant_list IS NOT NULL THEN
+		RAISE WARNING 'the privileges granted on polarbench_dataset_list and polarbench_datasets are dropped with them'
+			USING HINT = 'Grant them again on the new ones: ' OPERATOR(pg_catalog.||) grant_list;
+	END IF;
+END
+$$;
+
+DROP VIEW polarbench_datasets;
+DROP FUNCTION polarbench_dataset_list();
+
+/*
+ * Every data set polarbench_init() loads, with the arguments of
+ * polarbench_init() it reads of its own (beyond parallel, fillfactor,
+ * unlogged, drop, progress and wal_compression, which every one reads):
+ * each one's name, type, default (the value taken when it is left out:
+ * the signature's default is NULL, so that a data set can refuse one it
+ * does not read) and what it means for that data set.
+ */
+CREATE FUNCTION polarbench_dataset_list(
+	OUT dataset text, OUT description text, OUT argument text,
+	OUT argument_description text, OUT argument_default text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'polarbench_dataset_list'
+LANGUAGE C STRICT STABLE PARALLEL SAFE;
+
+CREATE VIEW polarbench_datasets AS
+	SELECT l.dataset AS name, l.description,
+		   coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+						'name', l.argument,
+						'type', pg_catalog.format_type(a.type, NULL),
+						'default', l.argument_default,
+						'description', l.argument_description) ORDER BY a.n)
+					FILTER (WHERE l.argument IS NOT NULL), '[]') AS options
+	  FROM polarbench_dataset_list() WITH ORDINALITY l(dataset, description, argument,
+													 argument_description,
+													 argument_default, ord)
+	 CROSS JOIN (SELECT '@extschema@.polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int)'::pg_catalog.regprocedure::pg_catalog.oid AS oid) f
+	  LEFT JOIN LATERAL (SELECT u.n, p.proargtypes[u.n OPERATOR(pg_catalog.-) 1] AS type
+						   FROM pg_catalog.pg_proc p,
+								pg_catalog.unnest(p.proargnames) WITH ORDINALITY u(argname, n)
+						  WHERE p.oid OPERATOR(pg_catalog.=) f.oid
+							AND u.argname OPERATOR(pg_catalog.=) l.argument) a ON true
+	 GROUP BY l.dataset, l.description
+	 ORDER BY pg_catalog.min(l.ord);
+
+GRANT SELECT ON polarbench_datasets TO PUBLIC;
+
+/*
  * polarbench_operations: throughput's nullif() compares float8 with
  * float8, an operator pg_catalog has, so that one of (float8, integer)
  * in the extension's schema, planted before the view was made, cannot

@@ -102,9 +102,9 @@ SELECT metric, ratio, verdict, note FROM pg_temp.shown(ARRAY[:a3]::bigint[], ARR
 
 -- runs as the unit: three runs a side, Welch's t on the logs of their
 -- figures (the unit tests' known answer: 1.153 [1.046, 1.271], 3.3 df)
-SELECT polarbench_record(pg_temp.synthetic(100, 1, 0), 'r') AS ra1,
-	   polarbench_record(pg_temp.synthetic(110, 1, 0), 'r') AS ra2,
-	   polarbench_record(pg_temp.synthetic(105, 1, 0), 'r') AS ra3,
+SELECT polarbench_record(pg_temp.synthetic(100, 1.2, 0), 'r') AS ra1,
+	   polarbench_record(pg_temp.synthetic(110, 1.1, 0), 'r') AS ra2,
+	   polarbench_record(pg_temp.synthetic(105, 1.15, 0), 'r') AS ra3,
 	   polarbench_record(pg_temp.synthetic(120, 1.1, 0), 'r') AS rb1,
 	   polarbench_record(pg_temp.synthetic(125, 0.9, 0), 'r') AS rb2,
 	   polarbench_record(pg_temp.synthetic(118, 1.0, 0), 'r') AS rb3 \gset
@@ -124,6 +124,13 @@ SELECT round(center::numeric, 3) AS center, round(low::numeric, 3) AS low,
 SELECT * FROM polarbench_interval('{100}');
 SELECT * FROM polarbench_interval('{100, 0}');
 
+-- no spread on a side, no interval and no verdict: percentiles are
+-- histogram buckets' values, so identical figures on a side are common
+SELECT * FROM polarbench_compare_figures('{1, 1}', '{1.001, 1.001}');
+SELECT round(ratio::numeric, 3) AS ratio, ratio_low, ratio_high, verdict, method, runs_needed
+  FROM polarbench_compare_figures('{1, 1, 1}', '{1.3, 1.2, 1.25, 1.35}');
+SELECT * FROM polarbench_compare_figures('{1}', '{1.2, 1.2}');
+SELECT * FROM polarbench_interval('{5, 5, 5}');
 -- a drifting run: found by polarbench_steadiness, and warned of
 SELECT polarbench_record(pg_temp.synthetic(1000, 1, 90, drift => 0.2), 'synthetic') AS drifting \gset
 SELECT drifted, round(drift::numeric, 1) AS drift, round(drift_low::numeric, 1) AS low,
@@ -155,9 +162,23 @@ SELECT * FROM polarbench_steadiness(:short);
 SELECT polarbench_record(pg_temp.synthetic(100, 10, 60, workload => 'tpcb-like'), 'synthetic') AS tpcb \gset
 SELECT metric, part, verdict FROM pg_temp.shown(ARRAY[:a1]::bigint[], ARRAY[:tpcb]::bigint[]);
 
--- a compact histogram a document may not hold
+-- a compact histogram a document may not hold: pairs, counts not
+-- negative, buckets a run can fill (below 2^45 ns, where the last one ends)
+\set VERBOSITY terse
 SELECT polarbench_record(jsonb_set(pg_temp.synthetic(1000, 1, 2), '{progress,0,latency_histogram}', '[1000, 5, 2000]'), 'x');
 SELECT polarbench_record(jsonb_set(pg_temp.synthetic(1000, 1, 2), '{progress,0,latency_histogram}', '[1000, -5]'), 'x');
+SELECT polarbench_record(jsonb_set(pg_temp.synthetic(1000, 1, 2), '{progress,0,latency_histogram}', '[35184372088832, 5]'), 'x');
+SELECT polarbench_record(jsonb_set(pg_temp.synthetic(1000, 1, 2), '{progress,0,latency_histogram}', '[9000000000000000000, 5]'), 'x');
+SELECT polarbench_record(jsonb_set(pg_temp.synthetic(1000, 1, 2), '{histogram}', '[{"latency_from": 34909494.181888, "latency_to": 35184372.089, "transactions": 1}]'), 'x');
+SELECT polarbench_record(jsonb_set(pg_temp.synthetic(1000, 1, 2), '{progress,0,latency_histogram}', '[35184372088831, 5]'), 'x') > 0
+	   AS last_bucket_kept;
+-- figures no run records: NaN or infinite, a negative latency
+SELECT polarbench_record(jsonb_set(pg_temp.synthetic(1000, 1, 2), '{run,tps}', '"NaN"'), 'x');
+SELECT polarbench_record(jsonb_set(pg_temp.synthetic(1000, 1, 2), '{run,latency_p50}', '"Infinity"'), 'x');
+SELECT polarbench_record(jsonb_set(pg_temp.synthetic(1000, 1, 2), '{progress,1,tps}', '"NaN"'), 'x');
+SELECT polarbench_record(jsonb_set(pg_temp.synthetic(1000, 1, 2), '{progress,1,latency_avg}', '-1'), 'x');
+SELECT polarbench_record(jsonb_set(pg_temp.synthetic(1000, 1, 2), '{statements,0,latency_p99}', '"Infinity"'), 'x');
+\set VERBOSITY default
 
 -- real runs, asserting what timing cannot change: a run against itself,
 -- and select-only against tpcb-like (runs as the unit, no progress rows,
@@ -168,17 +189,16 @@ SELECT run_id AS s3 FROM polarbench_run('select-only', duration => 1) \gset
 SELECT run_id AS t1 FROM polarbench_run('tpcb-like', duration => 1) \gset
 SELECT run_id AS t2 FROM polarbench_run('tpcb-like', duration => 1) \gset
 SELECT run_id AS t3 FROM polarbench_run('tpcb-like', duration => 1) \gset
-SELECT metric, part IS NOT NULL AS of_statement, ratio, low <= 1 AND high >= 1 AS one_inside, verdict
-  FROM pg_temp.shown(ARRAY[:s1, :s2]::bigint[], ARRAY[:s1, :s2]::bigint[]) WHERE part IS NULL;
-SELECT count(*) AS statement_rows, bool_and(ratio = 1) AS all_one
-  FROM pg_temp.shown(ARRAY[:s1, :s2]::bigint[], ARRAY[:s1, :s2]::bigint[]) WHERE part IS NOT NULL;
+SELECT count(*) AS statement_rows
+  FROM pg_temp.shown(ARRAY[:s1, :s2]::bigint[], ARRAY[:s3]::bigint[]) WHERE part IS NOT NULL;
 SELECT metric, verdict FROM pg_temp.shown(ARRAY[:s1, :s2, :s3]::bigint[], ARRAY[:t1, :t2, :t3]::bigint[])
  WHERE metric IN ('tps', 'latency_avg');
 -- one run a side: its progress rows in batch means and its histograms
 -- bootstrapped against themselves (the machine's drift, if any, unsaid)
 SET client_min_messages = error;
 SELECT run_id AS p1 FROM polarbench_run('select-only', duration => 12, progress => 1) \gset
-SELECT metric, ratio, low <= 1 AND high >= 1 AS one_inside, verdict
+SELECT metric, ratio, low IS NULL OR (low <= 1 AND high >= 1) AS one_inside,
+	   coalesce(verdict, 'no difference shown') AS verdict
   FROM pg_temp.shown(ARRAY[:p1]::bigint[], ARRAY[:p1]::bigint[]) WHERE part IS NULL;
 RESET client_min_messages;
 
@@ -239,6 +259,37 @@ SELECT * FROM polarbench_steadiness(999999);
 SELECT * FROM polarbench_compare_figures(NULL, '{1}');
 SELECT * FROM polarbench_compare_figures('{1, 2}', '{1, 2}', threshold => -1);
 SELECT * FROM polarbench_compare_figures('{1}', '{2}');
+-- figures that are no ratio's: NaN, infinite, zero, negative
+SELECT * FROM polarbench_compare_figures('{1, NaN}', '{1, 2}');
+SELECT * FROM polarbench_compare_figures('{1, 2}', '{Infinity, 2}');
+SELECT * FROM polarbench_compare_figures('{1, 2}', '{-Infinity, 2}');
+SELECT * FROM polarbench_compare_figures('{0, 2}', '{1, 2}');
+SELECT * FROM polarbench_compare_figures('{1, 2}', '{1, -2}');
+SELECT * FROM polarbench_interval('{1, NaN}');
+SELECT * FROM polarbench_interval('{-1, 2}');
+-- a run on both sides, but for a run against itself alone (an A/A check)
+SELECT * FROM polarbench_compare(ARRAY[:a1, :a1_twin]::bigint[], ARRAY[:a1_twin, :b1]::bigint[]);
+SELECT * FROM polarbench_compare(ARRAY[:a1]::bigint[], ARRAY[:a1, :b1]::bigint[]);
+SELECT * FROM polarbench_compare(ARRAY[:ra1, :ra2]::bigint[], ARRAY[:ra1, :ra2]::bigint[]);
+SELECT count(*) AS rows, count(verdict) FILTER (WHERE verdict IN ('faster', 'slower')) AS differences
+  FROM polarbench_compare(:a1, :a1);
+
+-- no spread on a side, of recorded runs: no interval, no verdict
+-- runs whose p50s are 0.004128 twice and 0.004160 twice
+SELECT polarbench_record(jsonb_set(pg_temp.synthetic(1000, 0.004, 0), '{run,latency_p50}', '0.004128'), 'p') AS pa1,
+	   polarbench_record(jsonb_set(pg_temp.synthetic(1010, 0.0041, 0), '{run,latency_p50}', '0.004128'), 'p') AS pa2,
+	   polarbench_record(jsonb_set(pg_temp.synthetic(990, 0.0042, 0), '{run,latency_p50}', '0.004160'), 'p') AS pb1,
+	   polarbench_record(jsonb_set(pg_temp.synthetic(1005, 0.0043, 0), '{run,latency_p50}', '0.004160'), 'p') AS pb2 \gset
+SELECT metric, a, b, ratio, low, high, verdict, method, runs_needed, note
+  FROM pg_temp.shown(ARRAY[:pa1, :pa2]::bigint[], ARRAY[:pb1, :pb2]::bigint[])
+ WHERE part IS NULL AND metric IN ('tps', 'latency_p50');
+-- one run a side whose every interval is alike: batch means and the
+-- bootstrap have no spread either
+SELECT polarbench_record(pg_temp.synthetic(1000, 1, 30, noise => 0), 'synthetic') AS flat_a,
+	   polarbench_record(pg_temp.synthetic(1100, 1 / 1.1, 30, noise => 0), 'synthetic') AS flat_b \gset
+SELECT metric, ratio, low, high, verdict, note
+  FROM pg_temp.shown(ARRAY[:flat_a]::bigint[], ARRAY[:flat_b]::bigint[]) WHERE part IS NULL;
+SELECT drifted, note FROM polarbench_steadiness(:flat_a);
 
 -- leave the history as it was for the files that follow
 DROP OWNED BY regress_pb_alice;

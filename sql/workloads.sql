@@ -55,7 +55,7 @@ SELECT name, jsonb_path_query_array(options, '$[*].name') AS arguments
 SELECT o->>'name' AS name, o->>'type' AS type, o->>'default' AS default
   FROM polarbench_datasets d, jsonb_array_elements(d.options) o
  WHERE d.name = 'ycsb';
--- an argument of another data set is refused, naming the one that reads it
+-- an argument of another data set is refused, with those the data set reads
 SELECT * FROM polarbench_init('ycsb', partitions => 2);
 SELECT * FROM polarbench_init('sysbench', foreign_keys => true);
 SELECT * FROM polarbench_init('nosuch');

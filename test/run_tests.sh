@@ -2,9 +2,11 @@
 # polarbench's test command: installs the Debian packages the tests need,
 # builds and installs the extension, starts a throwaway PostgreSQL 15 server
 # with the settings the tests need, runs the unit tests of the script
-# library, the layer and kind checks, the pg_regress suite and the TAP
-# suite, and closes with the line
-# "N passed, N failed".  Exits non-zero if anything failed.
+# library, the layer, kind and packaging checks, the package test (the
+# Debian packages installed into a Debian 12 root where nothing was built),
+# the pg_regress suite and the TAP suite, and closes with the line
+# "N passed, N failed" (", N skipped" after it when Debian's archive could
+# not be reached for the package test).  Exits non-zero if anything failed.
 #
 # Usage: bash test/run_tests.sh          (as root, or a user with sudo)
 set -uo pipefail
@@ -12,7 +14,7 @@ set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/test/setup.sh"
 
-pb_install_packages || { echo "could not install packages"; echo "0 passed, 1 failed"; exit 1; }
+pb_install_packages $PB_DEB_PACKAGES || { echo "could not install packages"; echo "0 passed, 1 failed"; exit 1; }
 
 # Work on a copy the postgres user owns: pg_regress and the TAP tests write
 # next to the sources, and run as postgres since initdb refuses root.
@@ -32,6 +34,7 @@ fi
 
 passed=0
 failed=0
+skipped=0
 
 # the client is on a plain shell's PATH after make install, as pgbench is
 if env -i PATH=/usr/local/bin:/usr/bin:/bin polarbench --version | grep -q '^polarbench [0-9.]* (PostgreSQL'; then
@@ -53,6 +56,30 @@ for check in check_layers check_kind_names; do
 		failed=$((failed + 1))
 	fi
 done
+
+# META.json against the PGXN Meta Spec, and the versions of the extension,
+# META.json and debian/changelog agreeing
+if pb_as_postgres perl test/check_packaging.pl . 2>&1 | tee "$work/check_packaging.log"; then
+	echo "ok - check_packaging"
+	passed=$((passed + 1))
+else
+	echo "not ok - check_packaging"
+	failed=$((failed + 1))
+fi
+
+# the Debian packages, built and installed with apt into a Debian 12 root
+# where nothing was built, then used there; skipped when Debian's archive
+# cannot be reached
+pb_as_root bash test/package/deb_install.sh "$work/tree" 2>&1 | tee "$work/package.log"
+summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$work/package.log" | tail -n 1)
+if [ -n "$summary" ]; then
+	passed=$((passed + $(echo "$summary" | awk '{print $1}')))
+	failed=$((failed + $(echo "$summary" | awk '{print $3}')))
+	n=$(echo "$summary" | sed -n 's/.*, \([0-9]*\) skipped$/\1/p')
+	skipped=$((skipped + ${n:-0}))
+else
+	failed=$((failed + 1))	# the package test did not finish
+fi
 
 # unit tests of the backend-independent script and workload libraries
 if [ -f test/unit/Makefile ]; then
@@ -132,5 +159,9 @@ else
 	fi
 fi
 
-echo "$passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
 [ "$failed" -eq 0 ]

@@ -1,7 +1,9 @@
 # polarbench: shell functions shared by the test runner, the demo and the
 # benchmark scripts.  Source it; it defines functions and runs nothing.
 #
-#   pb_install_packages   Debian packages to build, test and benchmark
+#   pb_install_packages [PACKAGE ...]
+#                         Debian packages to build, test and benchmark, and
+#                         those named
 #   pb_build_install      build the extension and install it into the server
 #   pb_start_server DIR PORT [setting=value ...]
 #                         a throwaway PostgreSQL 15 cluster in DIR, run as the
@@ -19,6 +21,8 @@ PB_PGBIN=${PB_PGBIN:-/usr/lib/postgresql/15/bin}
 PB_PACKAGES="make gcc clang libfuzzer-14-dev postgresql-15 postgresql-server-dev-15
 	postgresql-client-15 libpq-dev libipc-run-perl sysbench perl postgresql-15-pgaudit
 	chromium"
+# to build polarbench's Debian packages and test them (test/package)
+PB_DEB_PACKAGES="debhelper postgresql-server-dev-all help2man debootstrap wget"
 
 # Run a command as root: directly when we are root, else through sudo.
 pb_as_root() {
@@ -26,13 +30,22 @@ pb_as_root() {
 }
 
 # Run a command as the postgres user (initdb and the server refuse root).
+# PostgreSQL's programs go back to the folder they were started in after
+# finding their own, and say "could not change directory" when postgres may
+# not enter it (root's home): from such a folder, run them from / instead.
 pb_as_postgres() {
-	if [ "$(id -un)" = postgres ]; then "$@"; else pb_as_root runuser -u postgres -- "$@"; fi
+	if [ "$(id -un)" = postgres ]; then
+		"$@"
+	elif pb_as_root runuser -u postgres -- test -x "$PWD"; then
+		pb_as_root runuser -u postgres -- "$@"
+	else
+		(cd / && pb_as_root runuser -u postgres -- "$@")
+	fi
 }
 
 pb_install_packages() {
 	local missing=""
-	for p in $PB_PACKAGES; do
+	for p in $PB_PACKAGES "$@"; do
 		dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
 	done
 	if [ -n "$missing" ]; then

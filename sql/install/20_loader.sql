@@ -24,26 +24,29 @@ CREATE TYPE polarbench_init_result AS (
  * progress => true sends pgbench -i's progress lines as notices;
  * wal_compression => true compresses the page images the load writes to
  * WAL when wal_compression is off and the role may set it (by default, for
- * the data sets whose pages compress: pgbench's).
+ * the data sets whose pages compress: pgbench's).  The arguments only some
+ * data sets read default to NULL, left out: a data set refuses one given
+ * that it does not read, and takes its default (polarbench_datasets shows
+ * it) for one left out.
  */
 CREATE FUNCTION polarbench_init(
 	dataset				text,
-	scale				int DEFAULT 1,
-	tables				int DEFAULT 1,
-	table_size			int DEFAULT 10000,
-	records				bigint DEFAULT 1000,
-	fields				int DEFAULT 10,
-	field_length		int DEFAULT 100,
+	scale				int DEFAULT NULL,
+	tables				int DEFAULT NULL,
+	table_size			int DEFAULT NULL,
+	records				bigint DEFAULT NULL,
+	fields				int DEFAULT NULL,
+	field_length		int DEFAULT NULL,
 	parallel			int DEFAULT 1,
 	fillfactor			int DEFAULT 100,
 	unlogged			boolean DEFAULT false,
-	partitions			int DEFAULT 0,
-	partition_method	text DEFAULT 'range',
-	foreign_keys		boolean DEFAULT false,
+	partitions			int DEFAULT NULL,
+	partition_method	text DEFAULT NULL,
+	foreign_keys		boolean DEFAULT NULL,
 	drop				boolean DEFAULT true,
 	progress			boolean DEFAULT false,
 	wal_compression		boolean DEFAULT NULL,
-	warehouses			int DEFAULT 1)
+	warehouses			int DEFAULT NULL)
 RETURNS polarbench_init_result
 AS 'MODULE_PATHNAME', 'polarbench_init'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;

@@ -46,7 +46,7 @@ REVOKE ALL ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
  * latency_p999, latency_max, failed): with repetitions, their geometric
  * mean and its 95% interval (Student's t on the logs; their median and
  * spread, half the range as a share of the median, when a figure is
- * zero).  compare_to => N marks every other cell faster, slower or no
+ * zero or they are all the same).  compare_to => N marks every other cell faster, slower or no
  * difference shown against column N's at the same client count, as
  * polarbench_compare_figures() compares them.
  */
@@ -163,6 +163,9 @@ BEGIN
 			FOR c IN 1..cardinality(columns) LOOP
 				key := clients[n] || ':' || c;
 				CONTINUE WHEN c = compare_to OR figures->key IS NULL;
+				-- a figure of zero has no log: no mark, as the cell has no interval
+				CONTINUE WHEN EXISTS (SELECT FROM jsonb_array_elements_text(figures->ref || figures->key) f
+									   WHERE f::float8 <= 0);
 				SELECT * INTO cmp
 				  FROM @extschema@.polarbench_compare_figures(
 						ARRAY(SELECT jsonb_array_elements_text(figures->ref)::float8),

@@ -24,11 +24,13 @@ GRANT SELECT ON polarbench_workloads TO PUBLIC;
  * Every data set polarbench_init() loads, with the arguments of
  * polarbench_init() it reads of its own (beyond parallel, fillfactor,
  * unlogged, drop, progress and wal_compression, which every one reads):
- * each one's name, type, default and what it means for that data set.
+ * each one's name, type, default (the value taken when it is left out:
+ * the signature's default is NULL, so that a data set can refuse one it
+ * does not read) and what it means for that data set.
  */
 CREATE FUNCTION polarbench_dataset_list(
 	OUT dataset text, OUT description text, OUT argument text,
-	OUT argument_description text)
+	OUT argument_description text, OUT argument_default text)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'polarbench_dataset_list'
 LANGUAGE C STRICT STABLE PARALLEL SAFE;
@@ -38,13 +40,12 @@ CREATE VIEW polarbench_datasets AS
 		   coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
 						'name', l.argument,
 						'type', pg_catalog.format_type(a.type, NULL),
-						'default', pg_catalog.regexp_replace(
-							pg_catalog.pg_get_function_arg_default(f.oid, a.n::int),
-							'^''(.*)''::[a-z ]+$', '\1'),
+						'default', l.argument_default,
 						'description', l.argument_description) ORDER BY a.n)
 					FILTER (WHERE l.argument IS NOT NULL), '[]') AS options
 	  FROM polarbench_dataset_list() WITH ORDINALITY l(dataset, description, argument,
-													 argument_description, ord)
+													 argument_description,
+													 argument_default, ord)
 	 CROSS JOIN (SELECT '@extschema@.polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int)'::pg_catalog.regprocedure::pg_catalog.oid AS oid) f
 	  LEFT JOIN LATERAL (SELECT u.n, p.proargtypes[u.n OPERATOR(pg_catalog.-) 1] AS type
 						   FROM pg_catalog.pg_proc p,

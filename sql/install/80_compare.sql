@@ -8,7 +8,9 @@
  * a side's runs, or its one run's), the ratio B/A and its 95% interval, the
  * verdict (faster, slower, no difference shown; equivalent when the
  * interval lies within 1 +- threshold), the method, and for a difference
- * not shown how many runs a side would show one of the size seen.  With
+ * not shown how many runs a side would show one of the size seen; no
+ * interval nor verdict when a side's figures do not spread.  A run is on
+ * one side only, but for a run against itself alone.  With
  * two or more runs on a side, runs are the unit (Welch's t on the logs of
  * their figures); with one run a side, the runs' progress intervals (batch
  * means, and a block bootstrap of the interval histograms for
@@ -57,8 +59,10 @@ LANGUAGE C CALLED ON NULL INPUT STABLE PARALLEL RESTRICTED;
 
 /*
  * The geometric mean of some figures (a sweep cell's repetitions) and its
- * 95% interval, Student's t on their logs; nulls are left out, and there
- * is no interval under two figures or with one of zero.
+ * 95% interval, Student's t on their logs; nulls are left out, a figure
+ * that is NaN, infinite or negative is refused, and there is no interval
+ * (nor center) under two figures, with one of zero, or when they are all
+ * the same.
  */
 CREATE FUNCTION polarbench_interval(figures float8[],
 									OUT center float8, OUT low float8,
@@ -72,7 +76,9 @@ LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
  * as the unit): the ratio of b's geometric mean to a's, its 95% interval
  * by Welch's t on the logs, the verdict (lower_is_better for latencies),
  * the method, and the runs a side that would show a difference of the size
- * seen.  Nulls are left out.
+ * seen.  Nulls are left out; a figure that is not finite and above zero is
+ * refused.  A side of two or more figures all the same has no spread: no
+ * interval and no verdict then.
  */
 CREATE FUNCTION polarbench_compare_figures(a float8[], b float8[],
 										   lower_is_better boolean DEFAULT false,

@@ -613,14 +613,15 @@ parse_compare_option(int c, const char *arg, ParseState *ps)
 /*
  * parse_run_ids
  *		A side of --compare, run ids separated by commas, into its ids, the
- *		list as given and a SQL array; exits on anything but integers.
+ *		list as given and a SQL array; exits on anything but integers, an
+ *		empty id (two commas in a row, or one at an end) too.
  */
 static int
 parse_run_ids(const char *arg, char ***ids, char **list, char **array)
 {
 	char	   *copy = pg_strdup(arg);
 	char	   *tok;
-	char	   *save = NULL;
+	char	   *next;
 	int			n = 0;
 	PQExpBufferData l;
 	PQExpBufferData a;
@@ -628,14 +629,24 @@ parse_run_ids(const char *arg, char ***ids, char **list, char **array)
 	initPQExpBuffer(&l);
 	initPQExpBuffer(&a);
 	*ids = NULL;
-	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save))
+	for (tok = copy; tok != NULL; tok = next)
 	{
 		char	   *end;
 		long long	id;
 
+		/* not strtok(), which would pass over an empty id */
+		next = strchr(tok, ',');
+		if (next != NULL)
+			*next++ = '\0';
+		if (tok[0] == '\0')
+		{
+			pg_log_error("empty run id in --compare \"%s\"", arg);
+			pg_log_error_hint("Give each side's run ids separated by commas: --compare 12,13 14,15.");
+			exit(1);
+		}
 		errno = 0;
 		id = strtoll(tok, &end, 10);
-		if (tok[0] == '\0' || *end != '\0' || errno != 0)
+		if (*end != '\0' || errno != 0)
 		{
 			pg_log_error("invalid run id \"%s\" in --compare", tok);
 			pg_log_error_hint("Give each side's run ids separated by commas: --compare 12,13 14,15.");

@@ -46,6 +46,7 @@
 #include "access/xact.h"
 #include "catalog/pg_authid.h"
 #include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
@@ -114,7 +115,11 @@ static uint64 journal_looked_at = 0;
 static bool journal_settled = false;
 static TimestampTz journal_warned_in = 0;
 
-/* Hex digits of a string, so that any byte can stand in a line. */
+/*
+ * Hex digits of a string, so that any byte can stand in a line: a value of
+ * any length and of any characters (quotes, backslashes, spaces, non-ASCII)
+ * is one field of digits, and the empty string no digit at all.
+ */
 static void
 pb_append_hex(StringInfo buf, const char *s)
 {
@@ -122,7 +127,20 @@ pb_append_hex(StringInfo buf, const char *s)
 		appendStringInfo(buf, "%02x", *p);
 }
 
-/* A string from its hex digits; NULL if they are not. */
+/* The value of one hex digit, or -1. */
+static int
+pb_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* A string from its hex digits (none: the empty string); NULL if they are not. */
 static char *
 pb_from_hex(const char *hex)
 {
@@ -134,11 +152,12 @@ pb_from_hex(const char *hex)
 	s = palloc(len / 2 + 1);
 	for (size_t i = 0; i < len / 2; i++)
 	{
-		unsigned int byte;
+		int			high = pb_hex_digit(hex[2 * i]);
+		int			low = pb_hex_digit(hex[2 * i + 1]);
 
-		if (sscanf(hex + 2 * i, "%2x", &byte) != 1 || byte == 0)
+		if (high < 0 || low < 0 || (high == 0 && low == 0))
 			return NULL;
-		s[i] = (char) byte;
+		s[i] = (char) (high * 16 + low);
 	}
 	s[len / 2] = '\0';
 	return s;
@@ -227,18 +246,68 @@ typedef enum PbJournalState
 } PbJournalState;
 
 /*
+ * The hint of a journal that cannot be read: what it is, and the way out.
+ * The writer's journal always reads back; one that does not was changed
+ * outside the server, and only someone who can look at the data directory
+ * can say what to put back, so it is left there, and a run that would
+ * change server settings is refused while it is.
+ */
+#define PB_JOURNAL_UNREADABLE_DETAIL \
+	"It names the server settings a polarbench run changed and the values to put back; while it is there, no run may change server settings."
+#define PB_JOURNAL_UNREADABLE_HINT \
+	"Make postgresql.auto.conf give what it should with ALTER SYSTEM (the file's lines \"param\" give a parameter's name, earlier value and run's value in hexadecimal, \"-\" for none), then remove the file."
+
+/*
+ * pb_journal_read_line
+ *		Read one line of the journal (after the first two) into e: "param",
+ *		then the name, the previous value ("-": none) and the run's value, in
+ *		hex, each after one space.  Returns whether it reads so.
+ */
+static bool
+pb_journal_read_line(char *line, PbJournalEntry *e)
+{
+	char	   *fields[3];
+
+	if (strncmp(line, "param ", 6) != 0)
+		return false;
+	fields[0] = line + 6;
+	for (int i = 1; i < 3; i++)
+	{
+		char	   *space = strchr(fields[i - 1], ' ');
+
+		if (space == NULL)
+			return false;
+		*space = '\0';
+		fields[i] = space + 1;
+	}
+	if (strchr(fields[2], ' ') != NULL)
+		return false;
+	e->name = pb_from_hex(fields[0]);
+	e->previous = strcmp(fields[1], "-") == 0 ? NULL : pb_from_hex(fields[1]);
+	e->value = pb_from_hex(fields[2]);
+	return e->name != NULL && e->name[0] != '\0' && e->value != NULL &&
+		(e->previous != NULL || strcmp(fields[1], "-") == 0);
+}
+
+/*
  * pb_journal_read
- *		Read the journal into *j.  A file that does not read as a journal is
- *		reported at elevel (it is not removed: someone must look at it).
+ *		Read the journal into *j, whatever the length of its lines.  A file
+ *		that cannot be read, or does not read as a journal, is reported at
+ *		elevel with its path and the way out (it is not removed: someone
+ *		must look at it).
  */
 static PbJournalState
 pb_journal_read(PbJournal *j, int elevel)
 {
 	FILE	   *file = AllocateFile(PB_JOURNAL_FILE, "r");
-	char		line[8192];
+	StringInfoData contents;
+	char		chunk[8192];
+	size_t		nread;
+	char	   *line;
+	char	   *end;
 	int			lineno = 0;
 	int			capacity = 8;
-	bool		ok = true;
+	bool		ok;
 
 	memset(j, 0, sizeof(PbJournal));
 	if (file == NULL)
@@ -247,53 +316,69 @@ pb_journal_read(PbJournal *j, int elevel)
 			return PB_JOURNAL_NONE;
 		ereport(elevel,
 				(errcode_for_file_access(),
-				 errmsg("could not open file \"%s\": %m", PB_JOURNAL_FILE)));
+				 errmsg("could not open polarbench server settings journal \"%s/%s\": %m",
+						DataDir, PB_JOURNAL_FILE),
+				 errdetail(PB_JOURNAL_UNREADABLE_DETAIL),
+				 errhint(PB_JOURNAL_UNREADABLE_HINT)));
 		return PB_JOURNAL_UNREADABLE;
 	}
-	j->entries = palloc(sizeof(PbJournalEntry) * capacity);
-	while (ok && fgets(line, sizeof(line), file) != NULL)
+	initStringInfo(&contents);
+	while ((nread = fread(chunk, 1, sizeof(chunk), file)) > 0)
+		appendBinaryStringInfo(&contents, chunk, nread);
+	if (ferror(file))
 	{
-		char		name[4096];
-		char		previous[4096];
-		char		value[4096];
-		long long	started;
+		int			save_errno = errno;
 
-		line[strcspn(line, "\n")] = '\0';
+		FreeFile(file);
+		errno = save_errno;
+		ereport(elevel,
+				(errcode_for_file_access(),
+				 errmsg("could not read polarbench server settings journal \"%s/%s\": %m",
+						DataDir, PB_JOURNAL_FILE),
+				 errdetail(PB_JOURNAL_UNREADABLE_DETAIL),
+				 errhint(PB_JOURNAL_UNREADABLE_HINT)));
+		return PB_JOURNAL_UNREADABLE;
+	}
+	FreeFile(file);
+
+	/* every line ends with a newline: a file cut short is not a journal */
+	ok = contents.len > 0 && contents.data[contents.len - 1] == '\n' &&
+		memchr(contents.data, '\0', contents.len) == NULL;
+	j->entries = palloc(sizeof(PbJournalEntry) * capacity);
+	for (line = contents.data; ok && line < contents.data + contents.len; line = end + 1)
+	{
+		end = strchr(line, '\n');
+		*end = '\0';
 		lineno++;
 		if (lineno == 1)
 			ok = strcmp(line, PB_JOURNAL_HEADER) == 0;
 		else if (lineno == 2)
 		{
-			ok = sscanf(line, "writer %d %lld", &j->pid, &started) == 2;
+			long long	started;
+			int			consumed = 0;
+
+			ok = sscanf(line, "writer %d %lld%n", &j->pid, &started, &consumed) == 2 &&
+				line[consumed] == '\0';
 			j->started = (TimestampTz) started;
 		}
-		else if (sscanf(line, "param %4095s %4095s %4095s", name, previous, value) == 3)
+		else
 		{
-			PbJournalEntry *e;
-
 			if (j->n == capacity)
 			{
 				capacity *= 2;
 				j->entries = repalloc(j->entries, sizeof(PbJournalEntry) * capacity);
 			}
-			e = &j->entries[j->n++];
-			e->name = pb_from_hex(name);
-			e->previous = strcmp(previous, "-") == 0 ? NULL : pb_from_hex(previous);
-			e->value = pb_from_hex(value);
-			ok = e->name != NULL && e->value != NULL &&
-				(e->previous != NULL || strcmp(previous, "-") == 0);
+			ok = pb_journal_read_line(line, &j->entries[j->n++]);
 		}
-		else
-			ok = false;
 	}
-	FreeFile(file);
 	if (ok && lineno >= 2)
 		return PB_JOURNAL_FOUND;
 	ereport(elevel,
 			(errcode(ERRCODE_DATA_CORRUPTED),
-			 errmsg("file \"%s\" of the data directory is not a polarbench server settings journal",
-					PB_JOURNAL_FILE),
-			 errhint("It names the server settings a run changed and their earlier values; put those back with ALTER SYSTEM, then remove the file.")));
+			 errmsg("file \"%s/%s\" is not a polarbench server settings journal",
+					DataDir, PB_JOURNAL_FILE),
+			 errdetail(PB_JOURNAL_UNREADABLE_DETAIL),
+			 errhint(PB_JOURNAL_UNREADABLE_HINT)));
 	return PB_JOURNAL_UNREADABLE;
 }
 
@@ -324,9 +409,10 @@ pb_journal_writer_alive(const PbJournal *j)
 /*
  * pb_journal_held_by_other
  *		Whether the journal is another live process's (its pid in *pid):
- *		then that process's run has server settings in place.
+ *		then that process's run has server settings in place.  A journal
+ *		that cannot be read is an error.
  */
-bool
+static bool
 pb_journal_held_by_other(int *pid)
 {
 	PbJournal	j;
@@ -420,6 +506,26 @@ pb_journal_remove(void)
 		pb_journal_unlink(ERROR);
 }
 
+/* The longest part of a value that a message shows */
+#define PB_JOURNAL_SHOWN_BYTES	64
+
+/*
+ * pb_journal_shown
+ *		A value as a message shows it: whole, or its first bytes and its
+ *		length when it is long (a value may be of any length).
+ */
+static char *
+pb_journal_shown(const char *value)
+{
+	int			len = strlen(value);
+	int			shown;
+
+	if (len <= PB_JOURNAL_SHOWN_BYTES)
+		return pstrdup(value);
+	shown = pg_mbcliplen(value, len, PB_JOURNAL_SHOWN_BYTES);
+	return psprintf("%.*s... (%d bytes)", shown, value, len);
+}
+
 /*
  * pb_journal_restore
  *		Put back what a journal names, as the bootstrap superuser, latest
@@ -452,11 +558,13 @@ pb_journal_restore(const PbJournal *j, StringInfo said, StringInfo failed)
 		}
 		else if (e->previous != NULL)
 			appendStringInfo(said, "%s%s = '%s' (the run had set '%s')",
-							 said->len ? ", " : "", e->name, e->previous,
-							 e->value);
+							 said->len ? ", " : "", e->name,
+							 pb_journal_shown(e->previous),
+							 pb_journal_shown(e->value));
 		else
 			appendStringInfo(said, "%s%s reset (the run had set '%s')",
-							 said->len ? ", " : "", e->name, e->value);
+							 said->len ? ", " : "", e->name,
+							 pb_journal_shown(e->value));
 	}
 	return ok;
 }
@@ -464,19 +572,20 @@ pb_journal_restore(const PbJournal *j, StringInfo said, StringInfo failed)
 /*
  * pb_journal_recover_locked
  *		pb_journal_recover_now() with the journal's lock held; a journal of
- *		this process's own is left over too when mine_too.  Returns whether
+ *		this process's own is left over too when mine_too; one that cannot
+ *		be read is reported at elevel.  Returns whether
  *		there is nothing left to do (no journal now, or one whose process
  *		lives), rather than a warning that something is still in place.
  */
 static bool
-pb_journal_recover_locked(bool mine_too)
+pb_journal_recover_locked(bool mine_too, int elevel)
 {
 	PbJournal	j;
 	StringInfoData said;
 	StringInfoData failed;
 	PbJournalState state;
 
-	state = pb_journal_read(&j, WARNING);
+	state = pb_journal_read(&j, elevel);
 	if (state == PB_JOURNAL_NONE)
 		return true;
 	if (state == PB_JOURNAL_UNREADABLE)
@@ -492,8 +601,8 @@ pb_journal_recover_locked(bool mine_too)
 				(errmsg("server settings of an interrupted polarbench run are still in place"),
 				 errdetail("Put back: %s.  Could not put back: %s.",
 						   said.len ? said.data : "none", failed.data),
-				 errhint("Put them back with ALTER SYSTEM and SELECT pg_reload_conf(); file \"%s\" in the data directory names them, and the next polarbench call tries again while it is there.",
-						 PB_JOURNAL_FILE)));
+				 errhint("Put them back with ALTER SYSTEM and SELECT pg_reload_conf(); file \"%s/%s\" names them, and the next polarbench call tries again while it is there.",
+						 DataDir, PB_JOURNAL_FILE)));
 		return false;
 	}
 	pb_journal_unlink(ERROR);
@@ -531,32 +640,62 @@ pb_journal_recover_settled(void)
 	bool		settled;
 
 	pb_journal_lock();
-	settled = pb_journal_recover_locked(false);
+	settled = pb_journal_recover_locked(false, WARNING);
 	pb_journal_unlock();
 	return settled;
 }
 
 /*
- * pb_journal_claim
- *		Before a run of this process sets server settings: under the
- *		journal's lock (held on return, for pb_journal_write()), put back
- *		what a journal left over names (one of this process's own too: its
- *		run is over), then refuse if another process's run has server
- *		settings in place.
+ * pb_journal_free_locked
+ *		With the journal's lock held: put back what a journal left over names
+ *		(one of this process's own too when mine_too: its run is over), then
+ *		refuse if that could not be done, if the journal cannot be read, or
+ *		if another process's run has server settings in place.
  */
-void
-pb_journal_claim(void)
+static void
+pb_journal_free_locked(bool mine_too)
 {
 	int			pid;
 
-	pb_journal_lock();
-	(void) pb_journal_recover_locked(true);
+	if (!pb_journal_recover_locked(mine_too, ERROR))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("server settings of an interrupted polarbench run are still in place"),
+				 errhint("Put them back with ALTER SYSTEM, then remove file \"%s/%s\", which names them.",
+						 DataDir, PB_JOURNAL_FILE)));
 	if (pb_journal_held_by_other(&pid))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_IN_USE),
 				 errmsg("server settings of another polarbench run are in place"),
 				 errdetail("The run of process %d has set server settings, which it puts back when it ends.", pid),
 				 errhint("Run with server settings once that run is over.")));
+}
+
+/*
+ * pb_journal_check_free
+ *		Before a run of this process is started with server settings: what
+ *		pb_journal_claim() will refuse, refused before anything starts.
+ */
+void
+pb_journal_check_free(void)
+{
+	pb_journal_lock();
+	pb_journal_free_locked(false);
+	pb_journal_unlock();
+}
+
+/*
+ * pb_journal_claim
+ *		Before a run of this process sets server settings: under the
+ *		journal's lock (held on return, for pb_journal_write()),
+ *		pb_journal_check_free(), a journal of this process's own taken as
+ *		left over (its run is over).
+ */
+void
+pb_journal_claim(void)
+{
+	pb_journal_lock();
+	pb_journal_free_locked(true);
 }
 
 /*

@@ -16,9 +16,9 @@
 extern void pb_journal_request_shmem(void);
 extern void pb_journal_lock(void);
 extern void pb_journal_unlock(void);
-extern bool pb_journal_held_by_other(int *pid);
 extern void pb_journal_write(int n, char *const *names,
 							 char *const *previous, char *const *values);
+extern void pb_journal_check_free(void);
 extern void pb_journal_claim(void);
 extern void pb_journal_orphan(void);
 extern void pb_journal_remove(void);

@@ -1018,19 +1018,75 @@ pb_tpcc_check_table(const PbTpccTable *t)
 }
 
 /*
+ * pb_tpcc_count_warehouses
+ *		How many warehouses the table warehouse (relid) holds: it must hold
+ *		exactly warehouses 1 to W, the ids the terminals and the remote
+ *		lines are drawn from (a W of 0 would divide by zero, an id outside
+ *		them be missed by every client).  Else an error naming what it holds.
+ */
+static int
+pb_tpcc_count_warehouses(Oid relid)
+{
+	char	   *table = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+												   get_rel_name(relid));
+	SPITupleTable *t;
+	bool		isnull;
+	int64		rows;
+	int64		distinct;
+	int64		low;
+	int64		high;
+
+	if (SPI_execute(psprintf("SELECT pg_catalog.count(*), pg_catalog.count(DISTINCT w_id),"
+							 "       pg_catalog.min(w_id)::pg_catalog.int8,"
+							 "       pg_catalog.max(w_id)::pg_catalog.int8"
+							 "  FROM %s", table),
+					true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not count the warehouses of %s", table);
+	t = SPI_tuptable;
+	rows = DatumGetInt64(SPI_getbinval(t->vals[0], t->tupdesc, 1, &isnull));
+	if (rows == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("table \"warehouse\" is empty"),
+				 errhint("Load TPC-C's tables first, as in SELECT polarbench_init('tpcc', warehouses => 2).")));
+	distinct = DatumGetInt64(SPI_getbinval(t->vals[0], t->tupdesc, 2, &isnull));
+	low = DatumGetInt64(SPI_getbinval(t->vals[0], t->tupdesc, 3, &isnull));
+	if (isnull)
+		low = high = 0;
+	else
+		high = DatumGetInt64(SPI_getbinval(t->vals[0], t->tupdesc, 4, &isnull));
+	if (low != 1 || high != rows || distinct != rows || high > PG_INT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 rows == 1 ?
+				 errmsg("table \"warehouse\" does not hold warehouse 1") :
+				 errmsg("table \"warehouse\" does not hold warehouses 1 to %lld", (long long) rows),
+				 distinct == 0 ?
+				 errdetail("Its rows have no w_id.") :
+				 rows == 1 ?
+				 errdetail("Its one row has w_id %lld.", (long long) low) :
+				 errdetail("Its %lld rows have %lld distinct w_id from %lld to %lld.",
+						   (long long) rows, (long long) distinct, (long long) low,
+						   (long long) high),
+				 errhint("TPC-C's transactions draw warehouses from 1 to their number: load the tables again with polarbench_init('tpcc', warehouses => %lld), or number the warehouses from 1.",
+						 (long long) rows)));
+	return (int) rows;
+}
+
+/*
  * pb_tpcc_resolve
  *		What the tables say: every table is there, with its indexes and the
- *		caller's privileges; the warehouses (the largest w_id), unless
- *		given; the C the load recorded in tpcc_load, if it did; and the
- *		district table, for the recorder's NOPM.  Then the run's constants C,
- *		from the run's seed.
+ *		caller's privileges; the warehouses (1 to W, and W unless given);
+ *		the C the load recorded in tpcc_load, if it did; and the district
+ *		table, for the recorder's NOPM.  Then the run's constants C, from
+ *		the run's seed.
  */
 static void
 pb_tpcc_resolve(PbTpccOptions *o, int64 seed)
 {
 	bool		isnull;
 	Datum		v;
-	int			found;
+	int			found = 0;
 	PbPrng		prng;
 
 	if (SPI_connect() != SPI_OK_CONNECT)
@@ -1041,15 +1097,9 @@ pb_tpcc_resolve(PbTpccOptions *o, int64 seed)
 
 		if (strcmp(tpcc_tables[i].name, "district") == 0)
 			o->district_relid = relid;
+		if (strcmp(tpcc_tables[i].name, "warehouse") == 0)
+			found = pb_tpcc_count_warehouses(relid);
 	}
-	v = pb_tpcc_caller_value("SELECT pg_catalog.max(w_id)::pg_catalog.int4 FROM warehouse",
-							 0, NULL, NULL, &isnull);
-	if (isnull)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("table \"warehouse\" is empty"),
-				 errhint("Load TPC-C's tables first, as in SELECT polarbench_init('tpcc', warehouses => 2).")));
-	found = DatumGetInt32(v);
 	if (!o->warehouses_given)
 		o->warehouses = found;
 	else if (o->warehouses > found)

@@ -55,6 +55,31 @@ pb_server_setting_previous(const char *name)
 }
 
 /*
+ * pb_server_setting_check_newlines
+ *		ALTER SYSTEM writes no value with a newline: refuse a run's value
+ *		that has one, and a value to put back that has one (a file edited by
+ *		hand can give it), which could not be put back after the run.
+ */
+static void
+pb_server_setting_check_newlines(const char *name, const char *value)
+{
+	char	   *previous;
+
+	if (strchr(value, '\n') != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("value of server setting \"%s\" must not contain a newline", name),
+				 errdetail("ALTER SYSTEM does not write a value with a newline to postgresql.auto.conf.")));
+	previous = pb_server_setting_previous(name);
+	if (previous != NULL && strchr(previous, '\n') != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("parameter \"%s\" cannot be set for a run: its value in postgresql.auto.conf contains a newline", name),
+				 errdetail("ALTER SYSTEM could not put that value back after the run."),
+				 errhint("Give the parameter a value without a newline with ALTER SYSTEM first.")));
+}
+
+/*
  * pb_server_settings_check
  *		Before the run: every server setting must be a parameter a reload
  *		changes (not one a restart does), that the caller may set with
@@ -65,17 +90,9 @@ pb_server_setting_previous(const char *name)
 void
 pb_server_settings_check(PbRunConfig *config)
 {
-	int			pid;
-
 	if (config->nserver_settings == 0)
 		return;
-	pb_journal_recover_now();
-	if (pb_journal_held_by_other(&pid))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_IN_USE),
-				 errmsg("server settings of another polarbench run are in place"),
-				 errdetail("The run of process %d has set server settings, which it puts back when it ends.", pid),
-				 errhint("Run with server settings once that run is over.")));
+	pb_journal_check_free();
 	SPI_connect();
 	if (!superuser())
 	{
@@ -120,6 +137,7 @@ pb_server_settings_check(PbRunConfig *config)
 		/* the parameter says whether the value is good, changing nothing */
 		(void) set_config_option(name, value, PGC_SIGHUP, PGC_S_FILE,
 								 GUC_ACTION_SET, false, ERROR, false);
+		pb_server_setting_check_newlines(name, value);
 	}
 	SPI_finish();
 }
@@ -183,8 +201,8 @@ pb_server_settings_restore(PbRunConfig *config)
 			ereport(WARNING,
 					(errmsg("could not put parameter \"%s\" back after the run: %s",
 							config->server_names[i], error),
-					 errhint("The next polarbench call tries again; file \"%s\" in the data directory names what is to be put back.",
-							 PB_JOURNAL_FILE)));
+					 errhint("The next polarbench call tries again; file \"%s/%s\" names what is to be put back.",
+							 DataDir, PB_JOURNAL_FILE)));
 		}
 	}
 	if (all)

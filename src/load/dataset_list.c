@@ -4,8 +4,9 @@
  *	  polarbench_dataset_list(), behind the polarbench_datasets view: every
  *	  data set polarbench_init() loads, as the registry lists them, and the
  *	  arguments of polarbench_init() each reads of its own, one row per
- *	  argument (the view adds their types and defaults from the function's
- *	  signature).
+ *	  argument, with the value taken when it is left out (the view adds
+ *	  their types from the function's signature, where they default to
+ *	  NULL: left out).
  *
  *-------------------------------------------------------------------------
  */
@@ -23,8 +24,8 @@ PG_FUNCTION_INFO_V1(polarbench_dataset_list);
 /*
  * polarbench_dataset_list
  *		SQL entry point: OUT dataset, description, argument,
- *		argument_description; a data set that reads no argument of its own
- *		has one row with a null argument.
+ *		argument_description, argument_default; a data set that reads no
+ *		argument of its own has one row with a null argument.
  */
 Datum
 polarbench_dataset_list(PG_FUNCTION_ARGS)
@@ -43,8 +44,9 @@ polarbench_dataset_list(PG_FUNCTION_ARGS)
 			n++;
 		for (int i = 0; i < Max(n, 1); i++)
 		{
-			Datum		values[4];
-			bool		nulls[4] = {0};
+			Datum		values[5];
+			bool		nulls[5] = {0};
+			const char *fallback = n > 0 ? pb_init_argument_default(ds->options[i].argument) : NULL;
 
 			values[0] = CStringGetTextDatum(ds->name);
 			values[1] = CStringGetTextDatum(ds->description);
@@ -54,6 +56,8 @@ polarbench_dataset_list(PG_FUNCTION_ARGS)
 				values[2] = CStringGetTextDatum(ds->options[i].argument);
 				values[3] = CStringGetTextDatum(ds->options[i].description);
 			}
+			nulls[4] = fallback == NULL;
+			values[4] = fallback ? CStringGetTextDatum(fallback) : (Datum) 0;
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		}
 	}

@@ -70,6 +70,12 @@ pgb_check(const PbLoadOptions *opts)
 {
 	pb_check_range("scale", opts->scale, 1, PGB_MAX_SCALE, NULL);
 	pb_check_range("partitions", opts->partitions, 0, PGB_MAX_PARTITIONS, NULL);
+	/* as pgbench -i: a method of no partitions is a mistake */
+	if (opts->partition_method_given && opts->partitions == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partition_method requires partitions greater than zero"),
+				 errhint("Give partitions => N as well, or leave partition_method out.")));
 }
 
 /*

@@ -83,6 +83,7 @@ typedef struct PbLoadOptions
 	bool		unlogged;
 	int			partitions;
 	PbPartitionMethod partition_method;
+	bool		partition_method_given; /* not left to its default */
 	bool		foreign_keys;
 	bool		drop;
 	bool		progress;
@@ -294,5 +295,8 @@ extern void pb_staging_append(const PbLoadOptions *opts);
 /* load_parallel.c */
 extern int64 pb_loader_run_parallel(const PbLoadOptions *opts, List *names);
 extern PGDLLEXPORT void pb_loader_worker_main(Datum main_arg);
+
+/* load_entry.c */
+extern const char *pb_init_argument_default(const char *argument);
 
 #endif							/* PB_LOAD_H */

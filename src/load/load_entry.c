@@ -22,6 +22,8 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -31,6 +33,7 @@
 #include "portability/instr_time.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -44,15 +47,44 @@
 
 PG_FUNCTION_INFO_V1(polarbench_init);
 
-/* polarbench_init()'s arguments, in order */
-static const char *const pb_init_argnames[] = {
-	"dataset", "scale", "tables", "table_size", "records", "fields",
-	"field_length", "parallel", "fillfactor", "unlogged", "partitions",
-	"partition_method", "foreign_keys", "drop", "progress", "wal_compression",
-	"warehouses"
+/*
+ * polarbench_init()'s arguments, in order.  Those that only some data sets
+ * read default to NULL in the signature, so that one given can be told
+ * from one left out, whatever its value: a data set refuses those it does
+ * not read, and takes the default here for those left out.  The others
+ * every data set reads (wal_compression's NULL is a value of its own).
+ */
+static const struct
+{
+	const char *name;
+	Oid			type;
+	const char *dataset_default;	/* NULL: every data set reads it */
+}			pb_init_args[] = {
+	{"dataset", TEXTOID, NULL},
+	{"scale", INT4OID, "1"},
+	{"tables", INT4OID, "1"},
+	{"table_size", INT4OID, "10000"},
+	{"records", INT8OID, "1000"},
+	{"fields", INT4OID, "10"},
+	{"field_length", INT4OID, "100"},
+	{"parallel", INT4OID, NULL},
+	{"fillfactor", INT4OID, NULL},
+	{"unlogged", BOOLOID, NULL},
+	{"partitions", INT4OID, "0"},
+	{"partition_method", TEXTOID, "range"},
+	{"foreign_keys", BOOLOID, "false"},
+	{"drop", BOOLOID, NULL},
+	{"progress", BOOLOID, NULL},
+	{"wal_compression", BOOLOID, NULL},
+	{"warehouses", INT4OID, "1"},
 };
 
-static void pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts);
+#define PB_INIT_NARGS				lengthof(pb_init_args)
+#define PB_INIT_WAL_COMPRESSION		15
+
+static void pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts,
+						  bool *given);
+static void pb_init_check_given(const PbLoadOptions *opts, const bool *given);
 static void pb_init_check_common(const PbLoadOptions *opts);
 static int64 pb_init_bytes(const PbLoadOptions *opts, List *names);
 static int64 pb_init_serial(const PbLoadOptions *opts, List *names);
@@ -68,6 +100,7 @@ Datum
 polarbench_init(PG_FUNCTION_ARGS)
 {
 	PbLoadOptions opts;
+	bool		given[PB_INIT_NARGS];
 	const PbDataset *ds;
 	List	   *names;
 	ListCell   *lc;
@@ -89,7 +122,8 @@ polarbench_init(PG_FUNCTION_ARGS)
 	pb_refuse_in_worker("polarbench_init");
 
 	/* Everything is checked before anything is written. */
-	pb_init_parse(fcinfo, &opts);
+	pb_init_parse(fcinfo, &opts, given);
+	pb_init_check_given(&opts, given);
 	pb_init_check_common(&opts);
 	ds = pb_loader_dataset(opts.dataset);
 	ds->check(&opts);
@@ -204,22 +238,130 @@ pb_init_serial(const PbLoadOptions *opts, List *names)
 }
 
 /*
- * Read polarbench_init()'s arguments into opts.  None may be NULL but
- * wal_compression, whose NULL means: where the data set's pages compress.
+ * pb_init_argument_default
+ *		The value polarbench_init() takes for an argument that only some data
+ *		sets read when it is left out, as text; NULL for one every data set
+ *		reads (its default is in the signature).
+ */
+const char *
+pb_init_argument_default(const char *argument)
+{
+	for (int i = 0; i < lengthof(pb_init_args); i++)
+		if (strcmp(pb_init_args[i].name, argument) == 0)
+			return pb_init_args[i].dataset_default;
+	return NULL;
+}
+
+/*
+ * pb_init_left_out
+ *		Whether argument i was left out: NULL, or past the arguments of the
+ *		signature of an older version of the extension, not yet updated.
+ */
+static bool
+pb_init_left_out(FunctionCallInfo fcinfo, int i)
+{
+	return i >= PG_NARGS() || PG_ARGISNULL(i);
+}
+
+/*
+ * pb_init_signature_defaults
+ *		Whether the signature of the polarbench_init() called gives the
+ *		arguments that only some data sets read defaults of their own, as
+ *		before 1.5: then one at that default cannot be told from one left
+ *		out, and counts as left out.
+ */
+static bool
+pb_init_signature_defaults(FunctionCallInfo fcinfo)
+{
+	HeapTuple	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(fcinfo->flinfo->fn_oid));
+	bool		own = false;
+	bool		isnull;
+	Datum		d;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for function %u", fcinfo->flinfo->fn_oid);
+	d = SysCacheGetAttr(PROCOID, tuple, Anum_pg_proc_proargdefaults, &isnull);
+	if (!isnull)
+	{
+		List	   *defaults = castNode(List, stringToNode(TextDatumGetCString(d)));
+		Node	   *first = defaults != NIL ? linitial(defaults) : NULL;
+
+		/* the first default is scale's, the first argument after dataset */
+		own = first != NULL && !(IsA(first, Const) && ((Const *) first)->constisnull);
+	}
+	ReleaseSysCache(tuple);
+	return own;
+}
+
+/* Argument i, an int, or its data sets' default when left out. */
+static int32
+pb_init_int(FunctionCallInfo fcinfo, int i)
+{
+	return pb_init_left_out(fcinfo, i) ? pg_strtoint32(pb_init_args[i].dataset_default) :
+		PG_GETARG_INT32(i);
+}
+
+/* Argument i, a bigint, or its data sets' default when left out. */
+static int64
+pb_init_int64(FunctionCallInfo fcinfo, int i)
+{
+	return pb_init_left_out(fcinfo, i) ? pg_strtoint64(pb_init_args[i].dataset_default) :
+		PG_GETARG_INT64(i);
+}
+
+/* Argument i, a boolean, or its data sets' default when left out. */
+static bool
+pb_init_bool(FunctionCallInfo fcinfo, int i)
+{
+	bool		value = false;
+
+	if (!pb_init_left_out(fcinfo, i))
+		return PG_GETARG_BOOL(i);
+	if (!parse_bool(pb_init_args[i].dataset_default, &value))
+		elog(ERROR, "bad default of argument \"%s\"", pb_init_args[i].name);
+	return value;
+}
+
+/*
+ * Read polarbench_init()'s arguments into opts, and into given[] which of
+ * those only some data sets read were given.  None of those every data set
+ * reads may be NULL but wal_compression, whose NULL means: where the data
+ * set's pages compress; the others' NULL is their default.
  */
 static void
-pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts)
+pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts, bool *given)
 {
 	char	   *dataset;
 	char	   *method;
+	bool		signature_defaults = pb_init_signature_defaults(fcinfo);
 	int			i;
 
-	for (i = 0; i < lengthof(pb_init_argnames); i++)
-		if (PG_ARGISNULL(i) && strcmp(pb_init_argnames[i], "wal_compression") != 0)
+	for (i = 0; i < PB_INIT_NARGS; i++)
+		if (pb_init_left_out(fcinfo, i) && pb_init_args[i].dataset_default == NULL &&
+			i != PB_INIT_WAL_COMPRESSION)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("argument \"%s\" of polarbench_init must not be null",
-							pb_init_argnames[i])));
+							pb_init_args[i].name)));
+	for (i = 0; i < PB_INIT_NARGS; i++)
+	{
+		Oid			input;
+		Oid			ioparam;
+		Datum		fallback;
+
+		given[i] = pb_init_args[i].dataset_default != NULL && !pb_init_left_out(fcinfo, i);
+		if (!given[i] || !signature_defaults)
+			continue;
+		/* before 1.5: given if it is not the default */
+		getTypeInputInfo(pb_init_args[i].type, &input, &ioparam);
+		fallback = OidInputFunctionCall(input, unconstify(char *, pb_init_args[i].dataset_default),
+										ioparam, -1);
+		if (pb_init_args[i].type == TEXTOID)
+			given[i] = strcmp(TextDatumGetCString(PG_GETARG_DATUM(i)),
+							  TextDatumGetCString(fallback)) != 0;
+		else
+			given[i] = !datumIsEqual(PG_GETARG_DATUM(i), fallback, true, sizeof(Datum));
+	}
 
 	memset(opts, 0, sizeof(PbLoadOptions));
 	dataset = text_to_cstring(PG_GETARG_TEXT_PP(0));
@@ -230,24 +372,26 @@ pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts)
 				 errmsg("unknown data set \"%s\"", dataset),
 				 errhint("Valid data sets are %s.", pb_dataset_names())));
 
-	opts->scale = PG_GETARG_INT32(1);
-	opts->tables = PG_GETARG_INT32(2);
-	opts->table_size = PG_GETARG_INT32(3);
-	opts->records = PG_GETARG_INT64(4);
-	opts->fields = PG_GETARG_INT32(5);
-	opts->field_length = PG_GETARG_INT32(6);
+	opts->scale = pb_init_int(fcinfo, 1);
+	opts->tables = pb_init_int(fcinfo, 2);
+	opts->table_size = pb_init_int(fcinfo, 3);
+	opts->records = pb_init_int64(fcinfo, 4);
+	opts->fields = pb_init_int(fcinfo, 5);
+	opts->field_length = pb_init_int(fcinfo, 6);
 	opts->parallel = PG_GETARG_INT32(7);
 	opts->fillfactor = PG_GETARG_INT32(8);
 	opts->unlogged = PG_GETARG_BOOL(9);
-	opts->partitions = PG_GETARG_INT32(10);
-	method = text_to_cstring(PG_GETARG_TEXT_PP(11));
-	opts->foreign_keys = PG_GETARG_BOOL(12);
+	opts->partitions = pb_init_int(fcinfo, 10);
+	method = pb_init_left_out(fcinfo, 11) ? pstrdup(pb_init_args[11].dataset_default) :
+		text_to_cstring(PG_GETARG_TEXT_PP(11));
+	opts->foreign_keys = pb_init_bool(fcinfo, 12);
 	opts->drop = PG_GETARG_BOOL(13);
 	opts->progress = PG_GETARG_BOOL(14);
-	opts->warehouses = PG_GETARG_INT32(16);
+	opts->warehouses = pb_init_int(fcinfo, 16);
 	/* not given: where the data set's pages compress */
-	opts->wal_compression = PG_ARGISNULL(15) ?
-		pb_loader_dataset(opts->dataset)->compressible : PG_GETARG_BOOL(15);
+	opts->wal_compression = pb_init_left_out(fcinfo, PB_INIT_WAL_COMPRESSION) ?
+		pb_loader_dataset(opts->dataset)->compressible :
+		PG_GETARG_BOOL(PB_INIT_WAL_COMPRESSION);
 
 	if (pg_strcasecmp(method, "range") == 0)
 		opts->partition_method = PB_PART_RANGE;
@@ -258,78 +402,71 @@ pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown partition method \"%s\"", method),
 				 errhint("Valid partition methods are \"range\" and \"hash\".")));
+	opts->partition_method_given = given[11];
 }
 
 /*
- * The arguments of polarbench_init() that only some data sets read, and
- * that a load of another would silently ignore: refused when given.
+ * Refuse the arguments given that the data set does not read, naming them,
+ * with those it does read in the hint: a load must not leave out silently
+ * what its caller asked for.
  */
-static bool
-pb_partitions_given(const PbLoadOptions *opts)
+static void
+pb_init_check_given(const PbLoadOptions *opts, const bool *given)
 {
-	return opts->partitions != 0;
-}
+	const PbDataset *ds = pb_loader_dataset(opts->dataset);
+	StringInfoData unread;
+	StringInfoData reads;
+	int			nunread = 0;
+	int			nreads = 0;
+	int			seen = 0;
 
-static bool
-pb_foreign_keys_given(const PbLoadOptions *opts)
-{
-	return opts->foreign_keys;
-}
+	for (int i = 0; i < PB_INIT_NARGS; i++)
+		if (given[i] && !pb_dataset_reads(ds, pb_init_args[i].name))
+			nunread++;
+	if (nunread == 0)
+		return;
 
-static const struct
-{
-	const char *argument;
-	const char *what;			/* in the message */
-	bool		(*given) (const PbLoadOptions *opts);
-	const char *hint;
-}			pb_init_own_arguments[] = {
-	{"partitions", "partitions", pb_partitions_given,
-	"Leave partitions at 0 for this data set."},
-	{"foreign_keys", "foreign keys", pb_foreign_keys_given,
-	"Leave foreign_keys false for this data set."},
-};
+	/* "a", "a and b", "a, b and c" */
+	initStringInfo(&unread);
+	for (int i = 0; i < PB_INIT_NARGS; i++)
+		if (given[i] && !pb_dataset_reads(ds, pb_init_args[i].name))
+		{
+			seen++;
+			appendStringInfo(&unread, "%s%s",
+							 seen == 1 ? "" : seen == nunread ? " and " : ", ",
+							 pb_init_args[i].name);
+		}
+	for (const PbDatasetOption *o = ds->options; o->argument != NULL; o++)
+		nreads++;
+	initStringInfo(&reads);
+	seen = 0;
+	for (const PbDatasetOption *o = ds->options; o->argument != NULL; o++)
+	{
+		seen++;
+		appendStringInfo(&reads, "%s%s",
+						 seen == 1 ? "" : seen == nreads ? " and " : ", ",
+						 o->argument);
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg_plural("data set \"%s\" does not take argument %s",
+						   "data set \"%s\" does not take arguments %s",
+						   nunread, ds->name, unread.data),
+			 nreads == 0 ?
+			 errhint("It takes no arguments of its own, only those every data set takes: parallel, fillfactor, unlogged, drop, progress and wal_compression.") :
+			 errhint("It takes %s, and those every data set takes: parallel, fillfactor, unlogged, drop, progress and wal_compression.",
+					 reads.data)));
+}
 
 /*
- * Check the options every data set shares, and refuse those of other data
- * sets.
+ * Check the options every data set shares.
  */
 static void
 pb_init_check_common(const PbLoadOptions *opts)
 {
-	const PbDataset *ds = pb_loader_dataset(opts->dataset);
-
 	pb_check_range("parallel", opts->parallel, 1, PB_MAX_PARALLEL,
 				   "parallel is the number of loader workers.");
 	pb_check_range("fillfactor", opts->fillfactor, 10, 100, NULL);
-	for (int i = 0; i < lengthof(pb_init_own_arguments); i++)
-	{
-		StringInfoData readers;
-		int			nreaders = 0;
-		int			seen = 0;
-
-		if (!pb_init_own_arguments[i].given(opts) ||
-			pb_dataset_reads(ds, pb_init_own_arguments[i].argument))
-			continue;
-		for (int d = 0; d < pb_dataset_count(); d++)
-			nreaders += pb_dataset_reads(pb_loader_dataset(d),
-										 pb_init_own_arguments[i].argument);
-		/* "the a data set", "the a and b data sets", "the a, b and c ..." */
-		initStringInfo(&readers);
-		for (int d = 0; d < pb_dataset_count(); d++)
-			if (pb_dataset_reads(pb_loader_dataset(d), pb_init_own_arguments[i].argument))
-			{
-				seen++;
-				appendStringInfo(&readers, "%s%s",
-								 seen == 1 ? "" : seen == nreaders ? " and " : ", ",
-								 pb_loader_dataset(d)->name);
-			}
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s only apply to the %s data set%s",
-						pb_init_own_arguments[i].what, readers.data,
-						nreaders > 1 ? "s" : ""),
-				 errhint("%s", pb_init_own_arguments[i].hint)));
-	}
 }
 
 /*

@@ -34,6 +34,15 @@
  *	  seed; the interval is the percentiles' 2.5% and 97.5% of the
  *	  resampled log ratios.
  *
+ * A side whose values do not vary (all the same figure, every batch mean
+ * the same, every resample the same percentile) has no spread to make an
+ * interval of: its spread is not zero but too small to see, and an
+ * interval from the other side alone, or a point for interval, would claim
+ * more than the runs show.  So there is then no interval (NO_SPREAD, and
+ * PbRatio.flat names the side), and no verdict.  Values that are all the
+ * same may come out of the arithmetic a rounding apart, so a spread below
+ * PB_NO_SPREAD of the values is none.
+ *
  * Nothing here allocates but the scratch of batch means and of the
  * bootstrap, with malloc(), freed before returning; no function exits or
  * jumps: each returns a PbStatStatus.
@@ -56,6 +65,13 @@
 
 /* Beyond these degrees of freedom Student's t is the normal law, to 1e-7 */
 #define PB_T_NORMAL_DF			1e7
+
+/*
+ * A spread below this share of the values is the rounding of sums of equal
+ * values (a few units in the last place of a double), not spread: no figure
+ * a run records has twelve significant digits of its own
+ */
+#define PB_NO_SPREAD			1e-12
 
 /* ---- Student's t law --------------------------------------------------- */
 
@@ -317,7 +333,9 @@ all_positive(const double *x, int n)
  *		Runs as the unit: the ratio of the geometric means of b's values
  *		and a's, and its interval at level, by Welch's t on the logs.  With
  *		a single value on one side, that side is taken to spread as the
- *		other (Student's t, the other side's degrees of freedom).
+ *		other (Student's t, the other side's degrees of freedom).  NO_SPREAD,
+ *		the ratio without an interval, when a side of two or more values
+ *		has them all the same.
  */
 PbStatStatus
 pb_ratio_of_runs(const double *a, int na, const double *b, int nb,
@@ -336,6 +354,14 @@ pb_ratio_of_runs(const double *a, int na, const double *b, int nb,
 		return PB_STAT_NOT_POSITIVE;
 	log_moments(a, na, &ma, &ssa);
 	log_moments(b, nb, &mb, &ssb);
+	/* the logs' spread is the values' relative spread */
+	r->flat = (na >= 2 && sqrt(ssa / (na - 1)) < PB_NO_SPREAD ? PB_FLAT_A : 0) |
+		(nb >= 2 && sqrt(ssb / (nb - 1)) < PB_NO_SPREAD ? PB_FLAT_B : 0);
+	if (r->flat != 0)
+	{
+		r->ratio = exp(mb - ma);
+		return PB_STAT_NO_SPREAD;
+	}
 	if (na >= 2 && nb >= 2)
 	{
 		PbEstimate	ea = {ma, ssa / (na - 1) / na, na - 1, na};
@@ -362,6 +388,8 @@ pb_ratio_of_runs(const double *a, int na, const double *b, int nb,
  *		The ratio of two independent means b / a with its interval at
  *		level, on the log scale by the delta method: the variance of
  *		log(mean) is var / mean^2, and the degrees of freedom are Welch's.
+ *		NO_SPREAD, the ratio without an interval, when a mean has no
+ *		variance.
  */
 PbStatStatus
 pb_ratio_of_means(const PbEstimate *a, const PbEstimate *b, double level,
@@ -376,6 +404,13 @@ pb_ratio_of_means(const PbEstimate *a, const PbEstimate *b, double level,
 	r->low = r->high = r->ratio = NAN;
 	if (!(a->mean > 0) || !(b->mean > 0) || isinf(a->mean) || isinf(b->mean))
 		return PB_STAT_NOT_POSITIVE;
+	r->flat = (sqrt(a->var) < PB_NO_SPREAD * a->mean ? PB_FLAT_A : 0) |
+		(sqrt(b->var) < PB_NO_SPREAD * b->mean ? PB_FLAT_B : 0);
+	if (r->flat != 0)
+	{
+		r->ratio = b->mean / a->mean;
+		return PB_STAT_NO_SPREAD;
+	}
 	ra = *a;
 	rb = *b;
 	ra.var = a->var / (a->mean * a->mean);
@@ -389,6 +424,8 @@ pb_ratio_of_means(const PbEstimate *a, const PbEstimate *b, double level,
  * pb_log_interval
  *		The geometric mean of n values and its interval at level, Student's
  *		t on their logs: what a sweep's cell shows of its repetitions.
+ *		NO_SPREAD, the mean without an interval, when the values are all
+ *		the same.
  */
 PbStatStatus
 pb_log_interval(const double *x, int n, double level, double *center,
@@ -405,9 +442,11 @@ pb_log_interval(const double *x, int n, double level, double *center,
 	if (!all_positive(x, n))
 		return PB_STAT_NOT_POSITIVE;
 	log_moments(x, n, &m, &ss);
-	se = sqrt(ss / (n - 1) / n);
-	q = se > 0 ? pb_t_quantile(1 - (1 - level) / 2, n - 1) : 0;
 	*center = exp(m);
+	if (sqrt(ss / (n - 1)) < PB_NO_SPREAD)
+		return PB_STAT_NO_SPREAD;
+	se = sqrt(ss / (n - 1) / n);
+	q = pb_t_quantile(1 - (1 - level) / 2, n - 1);
 	*low = exp(m - q * se);
 	*high = exp(m + q * se);
 	return PB_STAT_OK;
@@ -463,7 +502,8 @@ pb_verdict_name(PbVerdict v)
 /*
  * pb_autocorr
  *		The lag-1 autocorrelation of n values: the covariance of
- *		neighbours over the variance; 0 for a constant series.
+ *		neighbours over the variance; 0 for a constant series (one whose
+ *		spread is only the rounding of its mean).
  */
 double
 pb_autocorr(const double *x, int n)
@@ -483,7 +523,7 @@ pb_autocorr(const double *x, int n)
 		if (i + 1 < n)
 			num += (x[i] - mean) * (x[i + 1] - mean);
 	}
-	return den > 0 ? num / den : 0;
+	return den > n * (PB_NO_SPREAD * mean) * (PB_NO_SPREAD * mean) ? num / den : 0;
 }
 
 /*
@@ -944,9 +984,10 @@ sorted_quantile(const double *v, int n, double p)
  *		side with fewer blocks has.  a_values and b_values
  *		get each side's percentiles (ns) of all its blocks together, ratios
  *		their ratio with its interval (se: the resamples' deviation of the
- *		log ratio).  TOO_FEW when a side has fewer than two blocks or no
- *		transaction, or too few resamples hold any; NOT_POSITIVE for a
- *		percentile of zero.
+ *		log ratio).  A percentile that is the same in every resample of a
+ *		side has no interval (low and high NAN, flat naming the side).
+ *		TOO_FEW when a side has fewer than two blocks or no transaction, or
+ *		too few resamples hold any; NOT_POSITIVE for a percentile of zero.
  */
 PbStatStatus
 pb_bootstrap_percentiles(const PbBootSide *a, const PbBootSide *b,
@@ -961,6 +1002,7 @@ pb_bootstrap_percentiles(const PbBootSide *a, const PbBootSide *b,
 	uint64_t   *hb = malloc(sizeof(uint64_t) * PB_HIST_BUCKETS);
 	uint64_t   *scratch = malloc(sizeof(uint64_t) * PB_HIST_BUCKETS);
 	double	   *logs = malloc(sizeof(double) * (size_t) nfractions * (resamples + 1));
+	double	   *firsts = malloc(sizeof(double) * 2 * (nfractions + 1));
 	PbStatStatus status = PB_STAT_OK;
 	uint64_t	na,
 				nb;
@@ -974,7 +1016,7 @@ pb_bootstrap_percentiles(const PbBootSide *a, const PbBootSide *b,
 		memset(&ratios[f], 0, sizeof(PbRatio));
 		ratios[f].ratio = ratios[f].low = ratios[f].high = a_values[f] = b_values[f] = NAN;
 	}
-	if (ha == NULL || hb == NULL || scratch == NULL || logs == NULL)
+	if (ha == NULL || hb == NULL || scratch == NULL || logs == NULL || firsts == NULL)
 	{
 		status = PB_STAT_NO_MEMORY;
 		goto done;
@@ -1025,6 +1067,17 @@ pb_bootstrap_percentiles(const PbBootSide *a, const PbBootSide *b,
 			double		vb = pb_hist_percentile(hb, (int64_t) cb, fractions[f]);
 
 			logs[(size_t) f * resamples + valid] = log(vb / va);
+			/* whether each side's percentile varies from resample to resample */
+			if (valid == 0)
+			{
+				firsts[2 * f] = va;
+				firsts[2 * f + 1] = vb;
+				ratios[f].flat = PB_FLAT_A | PB_FLAT_B;
+			}
+			if (va != firsts[2 * f])
+				ratios[f].flat &= ~PB_FLAT_A;
+			if (vb != firsts[2 * f + 1])
+				ratios[f].flat &= ~PB_FLAT_B;
 		}
 		valid++;
 	}
@@ -1047,6 +1100,8 @@ pb_bootstrap_percentiles(const PbBootSide *a, const PbBootSide *b,
 		double		mean = 0;
 		double		ss = 0;
 
+		if (ratios[f].flat != 0)
+			continue;
 		for (int i = 0; i < valid; i++)
 			mean += v[i];
 		mean /= valid;
@@ -1067,6 +1122,7 @@ done:
 	free(hb);
 	free(scratch);
 	free(logs);
+	free(firsts);
 	return status;
 }
 

@@ -35,7 +35,7 @@
  * power of two is split into PB_HIST_SUB buckets, so that a bucket is at
  * most 1/PB_HIST_SUB of its lower bound wide and the middle of a bucket is
  * within 1/(2 * PB_HIST_SUB), under 0.8%, of any value in it.  The last
- * bucket starts at 2^(PB_HIST_MAX_SHIFT + PB_HIST_SUB_BITS) ns, some 4.9
+ * bucket starts at (2 * PB_HIST_SUB - 1) << PB_HIST_MAX_SHIFT ns, some 9.7
  * hours, and holds everything longer.
  */
 #define PB_HIST_SUB_BITS		6
@@ -127,6 +127,7 @@ typedef enum PbStatStatus
 	PB_STAT_OK = 0,
 	PB_STAT_TOO_FEW,			/* too few values (runs, intervals, batches) */
 	PB_STAT_NOT_POSITIVE,		/* a figure that is zero or negative (no log) */
+	PB_STAT_NO_SPREAD,			/* a side whose values do not vary: no interval */
 	PB_STAT_NO_MEMORY
 } PbStatStatus;
 
@@ -139,14 +140,24 @@ typedef struct PbEstimate
 	int			n;				/* the values (runs, batches) it is made of */
 } PbEstimate;
 
+/*
+ * The sides of a ratio that have no spread (PbRatio.flat): values all the
+ * same, as identical percentiles often are (a percentile is a histogram
+ * bucket's value), say nothing of how far another run may fall from them,
+ * so such a side gives no interval, and no verdict.
+ */
+#define PB_FLAT_A				1
+#define PB_FLAT_B				2
+
 /* A ratio B/A and its interval, with what the interval was made of */
 typedef struct PbRatio
 {
 	double		ratio;
-	double		low;
+	double		low;			/* NAN when there is no interval */
 	double		high;
 	double		se;				/* standard error of log(ratio) */
 	double		df;				/* of se; INFINITY for a normal law */
+	int			flat;			/* PB_FLAT_A | PB_FLAT_B: sides of no spread */
 } PbRatio;
 
 /* What a comparison of one figure says */

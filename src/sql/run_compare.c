@@ -37,6 +37,7 @@
 #include "lib/stringinfo.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 #include "utils/lsyscache.h"
 
 #include "pb_measure.h"
@@ -114,8 +115,8 @@ typedef struct CmpRun
 	double	   *transactions;	/* each interval's: the average's weight */
 	PbIntervalHist *hists;
 	int			nhists;			/* rows that keep a histogram */
-	/* whether its throughput drifted, when it can be told */
-	bool		drift_known;
+	/* whether its throughput drifted, when it can be told (status OK) */
+	PbStatStatus drift_status;
 	PbDrift		drift;
 	/* its statements or operations */
 	int			nparts;
@@ -367,13 +368,12 @@ cmp_load_run(int64 run_id, const char *verb, const char *schema, CmpRun *run)
 	}
 
 	/* whether its throughput drifted */
+	run->drift_status = PB_STAT_TOO_FEW;
 	if (run->nrows >= PB_DRIFT_MIN_ROWS)
 	{
-		PbStatStatus st = pb_drift(run->tps, run->nrows, PB_CONFIDENCE, &run->drift);
-
-		if (st == PB_STAT_NO_MEMORY)
+		run->drift_status = pb_drift(run->tps, run->nrows, PB_CONFIDENCE, &run->drift);
+		if (run->drift_status == PB_STAT_NO_MEMORY)
 			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-		run->drift_known = (st == PB_STAT_OK);
 	}
 }
 
@@ -450,6 +450,57 @@ cmp_log_sd(const double *x, int n)
 }
 
 /*
+ * cmp_runs_no_spread
+ *		A row of runs as the unit with a side whose runs all give the same
+ *		figure: no interval and no verdict, a note saying why, and when the
+ *		other side spreads, the runs a side that would show a difference of
+ *		the size seen if runs spread as that side's do.
+ */
+static void
+cmp_runs_no_spread(CmpRow *row, const double *fa, int na, const double *fb,
+				   int nb)
+{
+	int			flat = row->ratio.flat;
+	const double *spread = NULL;
+	int			nspread = 0;
+
+	row->ratio.low = row->ratio.high = NAN;
+	if (flat == (PB_FLAT_A | PB_FLAT_B))
+		cmp_note(row, "no spread: the runs of side A all give %g and those of side B %g, and an interval needs their spread (a percentile is a histogram bucket's value, so runs often give the same one)",
+				 fa[0], fb[0]);
+	else
+	{
+		bool		a_flat = (flat & PB_FLAT_A) != 0;
+
+		cmp_note(row, "no spread: the %d runs of side %s all give %g, and an interval needs their spread (a percentile is a histogram bucket's value, so runs often give the same one)",
+				 a_flat ? na : nb, a_flat ? "A" : "B", a_flat ? fa[0] : fb[0]);
+		if (a_flat && nb >= 2)
+		{
+			spread = fb;
+			nspread = nb;
+		}
+		else if (!a_flat && na >= 2)
+		{
+			spread = fa;
+			nspread = na;
+		}
+	}
+	if (spread == NULL)
+		return;
+	row->runs_needed = pb_runs_needed(cmp_log_sd(spread, nspread), log(row->ratio.ratio),
+									  PB_CONFIDENCE, PB_POWER, PB_RUNS_NEEDED_LIMIT);
+	if (row->runs_needed > 0)
+		cmp_note(row, "runs_needed: the runs a side that would show a difference of %+.1f%% with 80%% power, if runs spread as those of side %s did",
+				 100 * (row->ratio.ratio - 1), spread == fa ? "A" : "B");
+	else if (row->runs_needed < 0)
+	{
+		cmp_note(row, "more than %d runs a side would be needed to show a difference of %+.1f%% with 80%% power, if runs spread as those of side %s did",
+				 PB_RUNS_NEEDED_LIMIT, 100 * (row->ratio.ratio - 1), spread == fa ? "A" : "B");
+		row->runs_needed = 0;
+	}
+}
+
+/*
  * cmp_runs_row
  *		A row with runs as the unit: na figures of A's runs against nb of
  *		B's, by Welch's t on their logs (Student's t with the spread of the
@@ -475,6 +526,11 @@ cmp_runs_row(CmpRow *row, const double *fa, int na, const double *fb, int nb,
 	{
 		row->ratio.ratio = row->a > 0 ? row->b / row->a : NAN;
 		cmp_note(row, "a figure of zero has no ratio on the log scale");
+		return;
+	}
+	if (st == PB_STAT_NO_SPREAD)
+	{
+		cmp_runs_no_spread(row, fa, na, fb, nb);
 		return;
 	}
 	if (na >= 2 && nb >= 2)
@@ -573,6 +629,7 @@ cmp_batch_row(CmpRow *row, CmpMetric m, const CmpRun *ra, const CmpRun *rb,
 	PbBatchMeans bm[2];
 	bool		ok = true;
 	int			sides = ra->run_id == rb->run_id ? 1 : 2;
+	PbStatStatus st;
 
 	/* a run against itself is read once, and says what it lacks once */
 	for (int s = 0; s < sides; s++)
@@ -583,8 +640,9 @@ cmp_batch_row(CmpRow *row, CmpMetric m, const CmpRun *ra, const CmpRun *rb,
 	{
 		const CmpRun *run = runs[s];
 		const double *x = m == CMP_TPS ? run->tps : m == CMP_QPS ? run->qps : run->latency;
-		PbStatStatus st = pb_batch_means(x, m == CMP_LATENCY_AVG ? run->transactions : NULL,
-										 run->nrows, PB_MIN_BATCHES, &bm[s]);
+
+		st = pb_batch_means(x, m == CMP_LATENCY_AVG ? run->transactions : NULL,
+							run->nrows, PB_MIN_BATCHES, &bm[s]);
 
 		if (st == PB_STAT_NO_MEMORY)
 			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
@@ -604,7 +662,17 @@ cmp_batch_row(CmpRow *row, CmpMetric m, const CmpRun *ra, const CmpRun *rb,
 		bm[1] = bm[0];
 	row->a = bm[0].estimate.mean;
 	row->b = bm[1].estimate.mean;
-	if (pb_ratio_of_means(&bm[0].estimate, &bm[1].estimate, PB_CONFIDENCE, &row->ratio) != PB_STAT_OK)
+	st = pb_ratio_of_means(&bm[0].estimate, &bm[1].estimate, PB_CONFIDENCE, &row->ratio);
+	if (st == PB_STAT_NO_SPREAD)
+	{
+		row->ratio.low = row->ratio.high = NAN;
+		for (int s = 0; s < sides; s++)
+			if ((row->ratio.flat & (s == 0 ? PB_FLAT_A : PB_FLAT_B)) != 0)
+				cmp_note(row, "no spread: the %s of run " INT64_FORMAT " is the same in every batch of its progress intervals, and an interval needs its spread",
+						 cmp_metrics[m].name, runs[s]->run_id);
+		return;
+	}
+	if (st != PB_STAT_OK)
 	{
 		row->ratio.ratio = row->a > 0 ? row->b / row->a : NAN;
 		row->ratio.low = row->ratio.high = NAN;
@@ -706,6 +774,14 @@ cmp_bootstrap_rows(CmpRow *rows, const CmpRun *ra, const CmpRun *rb,
 		row->a = values[0][f] / 1e6;
 		row->b = values[1][f] / 1e6;
 		row->ratio = ratios[f];
+		if (row->ratio.flat != 0)
+		{
+			for (int s = 0; s < (rb->run_id == ra->run_id ? 1 : 2); s++)
+				if ((row->ratio.flat & (s == 0 ? PB_FLAT_A : PB_FLAT_B)) != 0)
+					cmp_note(row, "no spread: the %s of run " INT64_FORMAT " is %g ms in every resample of its intervals, and an interval needs its spread (a percentile is a histogram bucket's value)",
+							 row->metric, runs[s]->run_id, values[s][f] / 1e6);
+			continue;
+		}
 		row->method = psprintf("block bootstrap of the intervals' histograms: %d resamples of run " INT64_FORMAT "'s %d blocks of %d intervals and run " INT64_FORMAT "'s %d of %d, seed " UINT64_FORMAT,
 							   PB_BOOTSTRAP_RESAMPLES, ra->run_id, sides[0].blocks, sides[0].block,
 							   rb->run_id, sides[1].blocks, sides[1].block,
@@ -807,6 +883,29 @@ cmp_side(FunctionCallInfo fcinfo, int argno, bool scalar, const char *side,
 						 errdetail("Each run counts once: given twice, it would weigh twice.")));
 	}
 	return n;
+}
+
+/*
+ * cmp_sides_apart
+ *		Refuse a run on both sides: a comparison of sides that share runs
+ *		understates their difference, and its interval is too narrow.  A
+ *		run against itself alone, an A/A check, is the exception: what it
+ *		shows is the method's own noise.
+ */
+static void
+cmp_sides_apart(const int64 *a, int na, const int64 *b, int nb)
+{
+	if (na == 1 && nb == 1)
+		return;
+	for (int i = 0; i < na; i++)
+		for (int k = 0; k < nb; k++)
+			if (a[i] == b[k])
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("run " INT64_FORMAT " is on both sides", a[i]),
+						 errdetail("Sides that share runs are not independent: their difference would look smaller and surer than it is."),
+						 errhint("Give each run to one side; a run against itself alone, polarbench_compare(" INT64_FORMAT ", " INT64_FORMAT "), checks the method on one run.",
+								 a[i], a[i])));
 }
 
 /*
@@ -915,6 +1014,7 @@ polarbench_compare(PG_FUNCTION_ARGS)
 	pb_journal_recover();
 	n[0] = cmp_side(fcinfo, 0, scalar, "A", &ids[0]);
 	n[1] = cmp_side(fcinfo, 1, scalar, "B", &ids[1]);
+	cmp_sides_apart(ids[0], n[0], ids[1], n[1]);
 	threshold = cmp_threshold(fcinfo, 2);
 	one_a_side = n[0] == 1 && n[1] == 1;
 
@@ -937,7 +1037,7 @@ polarbench_compare(PG_FUNCTION_ARGS)
 		cmp_load_run(i < n[0] ? ids[0][i] : ids[1][i - n[0]], "compare", nsp, run);
 		for (int k = 0; k < i; k++)
 			said |= all[k].run_id == run->run_id;
-		if (run->drift_known && run->drift.drifted && !said)
+		if (run->drift_status == PB_STAT_OK && run->drift.drifted && !said)
 		{
 			double		percent = 100 * (run->drift.ratio.ratio - 1);
 
@@ -1082,7 +1182,7 @@ polarbench_steadiness(PG_FUNCTION_ARGS)
 										psprintf("run " INT64_FORMAT " has %d progress rows, too few to tell a drift: %d at least, four batches in each third",
 												 run_id, run.nrows, PB_DRIFT_MIN_ROWS));
 	}
-	else if (run.drift_known)
+	else if (run.drift_status == PB_STAT_OK)
 	{
 		PbDrift    *d = &run.drift;
 
@@ -1107,7 +1207,9 @@ polarbench_steadiness(PG_FUNCTION_ARGS)
 	else
 	{
 		nulls[8] = false;
-		values[8] = CStringGetTextDatum("its throughput has no ratio on the log scale: a third of it is zero");
+		values[8] = CStringGetTextDatum(run.drift_status == PB_STAT_NO_SPREAD ?
+										"its throughput is the same in every batch of its first or last third: no spread to tell a drift from" :
+										"its throughput has no ratio on the log scale: a third of it is zero");
 	}
 	/* the tuple outlives SPI's memory */
 	MemoryContextSwitchTo(caller_cxt);
@@ -1120,10 +1222,12 @@ polarbench_steadiness(PG_FUNCTION_ARGS)
 /*
  * cmp_figures
  *		The non-null figures of a float8[] argument, which must not be null;
- *		returns how many.
+ *		returns how many.  Each must be finite and above zero (zero_ok: or
+ *		zero), as the logs they are worked on need.
  */
 static int
-cmp_figures(FunctionCallInfo fcinfo, int argno, const char *name, double **out)
+cmp_figures(FunctionCallInfo fcinfo, int argno, const char *name, bool zero_ok,
+			double **out)
 {
 	ArrayType  *arr;
 	Datum	   *elems;
@@ -1140,8 +1244,23 @@ cmp_figures(FunctionCallInfo fcinfo, int argno, const char *name, double **out)
 					  &elems, &nulls, &n);
 	*out = palloc(sizeof(double) * (n + 1));
 	for (int i = 0; i < n; i++)
-		if (!nulls[i])
-			(*out)[k++] = DatumGetFloat8(elems[i]);
+	{
+		double		v;
+
+		if (nulls[i])
+			continue;
+		v = DatumGetFloat8(elems[i]);
+		if (isnan(v) || isinf(v) || v < 0 || (v == 0 && !zero_ok))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s holds %s, not a finite figure %s", name, float8out_internal(v),
+							zero_ok ? "of zero or more" : "above zero"),
+					 zero_ok ?
+					 errdetail("Figures are worked on the log scale, as throughput and latency are: a figure of zero leaves no interval, and a negative or infinite one has no meaning.") :
+					 errdetail("Figures are compared as ratios on the log scale, as throughput and latency are: each is finite and above zero."),
+					 errhint("Leave out a run without the figure as NULL.")));
+		(*out)[k++] = v;
+	}
 	return k;
 }
 
@@ -1154,14 +1273,16 @@ polarbench_interval(PG_FUNCTION_ARGS)
 {
 	TupleDesc	desc;
 	double	   *x;
-	int			n = cmp_figures(fcinfo, 0, "figures", &x);
+	int			n = cmp_figures(fcinfo, 0, "figures", true, &x);
 	double		v[3];
 	Datum		values[3];
 	bool		nulls[3];
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	(void) pb_log_interval(x, n, PB_CONFIDENCE, &v[0], &v[1], &v[2]);
+	/* no interval, no center: a sweep's table shows their median then */
+	if (pb_log_interval(x, n, PB_CONFIDENCE, &v[0], &v[1], &v[2]) != PB_STAT_OK)
+		v[0] = v[1] = v[2] = NAN;
 	for (int i = 0; i < 3; i++)
 		cmp_put_float(&values[i], &nulls[i], v[i]);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
@@ -1178,8 +1299,8 @@ polarbench_compare_figures(PG_FUNCTION_ARGS)
 	TupleDesc	desc;
 	double	   *fa;
 	double	   *fb;
-	int			na = cmp_figures(fcinfo, 0, "a", &fa);
-	int			nb = cmp_figures(fcinfo, 1, "b", &fb);
+	int			na = cmp_figures(fcinfo, 0, "a", false, &fa);
+	int			nb = cmp_figures(fcinfo, 1, "b", false, &fb);
 	bool		lower_is_better = !PG_ARGISNULL(2) && PG_GETARG_BOOL(2);
 	double		threshold = cmp_threshold(fcinfo, 3);
 	CmpRow		row;

@@ -38,6 +38,7 @@
 #include "utils/rel.h"
 #include "utils/timestamp.h"
 
+#include "pb_measure.h"
 #include "settings.h"
 #include "sql.h"
 
@@ -103,9 +104,7 @@ pb_check_float(HeapTuple tuple, TupleDesc desc, const char *name, double min,
 	if (isnull)
 		return NAN;
 	v = DatumGetFloat8(d);
-	if (isnan(v))
-		return v;
-	if (isinf(v) || v < min || (open && v == min) || v > max)
+	if (isnan(v) || isinf(v) || v < min || (open && v == min) || v > max)
 		pb_refuse_field(name, psprintf("It is %g.", v));
 	return v;
 }
@@ -333,20 +332,42 @@ pb_check_run_row(HeapTuple tuple, TupleDesc desc)
 		pb_refuse_field("ended_at", "It is before started_at.");
 }
 
-/* What the rows of each part of a document must be */
+/*
+ * A figure of time or rate: zero or more, and finite (in SQL, NaN is above
+ * every number, infinity too), or null when the column may be.
+ */
+#define PB_FIGURE(col)			col " >= 0 AND " col " < 'Infinity'"
+#define PB_FIGURE_OR_NULL(col)	"coalesce(" col " >= 0 AND " col " < 'Infinity', true)"
+#define PB_LATENCY_FIGURES \
+	PB_FIGURE_OR_NULL("latency_avg") " AND " PB_FIGURE_OR_NULL("latency_p50") \
+	" AND " PB_FIGURE_OR_NULL("latency_p95") " AND " PB_FIGURE_OR_NULL("latency_p99")
+
+/*
+ * What the rows of each part of a document must be (%s: the largest
+ * latency a histogram bucket holds, in ms)
+ */
 static const char *const pb_part_rules[PB_DOC_PARTS][2] = {
-	{"progress", "elapsed >= 0 AND transactions >= 0 AND tps >= 0 AND qps >= 0 AND failed >= 0"},
-	{"statements", "script_no >= 1 AND command_no >= 1 AND executions >= 0 AND failures >= 0"},
-	{"operations", "operations >= 0 AND errors >= 0"},
+	{"progress", PB_FIGURE("elapsed") " AND transactions >= 0 AND " PB_FIGURE("tps")
+	 " AND " PB_FIGURE("qps") " AND failed >= 0 AND " PB_LATENCY_FIGURES},
+	{"statements", "script_no >= 1 AND command_no >= 1 AND executions >= 0 AND failures >= 0"
+	 " AND " PB_LATENCY_FIGURES},
+	{"operations", "operations >= 0 AND errors >= 0 AND " PB_LATENCY_FIGURES},
 	{"clients", "client >= 1 AND transactions >= 0 AND failed >= 0 AND errors >= 0 AND latency_sum >= 0"},
-	{"histogram", "latency_from >= 0 AND latency_to > latency_from AND transactions >= 0"},
+	{"histogram", "latency_from >= 0 AND latency_to > latency_from AND latency_to <= %s"
+	 " AND transactions >= 0"},
 	{"wait_events", "samples >= 0"},
 };
 
-/* What each progress row's latency histogram must be, since 1.4 */
+/*
+ * What each progress row's latency histogram must be, since 1.4: pairs of
+ * a bucket's lower bound in ns, below the end of the last bucket (%s), and
+ * its count (a format: %% for %)
+ */
 #define PB_PROGRESS_HISTOGRAM_RULE \
 	"latency_histogram IS NULL OR (coalesce(array_ndims(latency_histogram), 1) = 1" \
-	" AND cardinality(latency_histogram) % 2 = 0 AND 0 <= ALL (latency_histogram))"
+	" AND cardinality(latency_histogram) %% 2 = 0 AND 0 <= ALL (latency_histogram)" \
+	" AND NOT EXISTS (SELECT FROM unnest(latency_histogram) WITH ORDINALITY h(v, i)" \
+	" WHERE i %% 2 = 1 AND v >= %s))"
 
 /*
  * pb_progress_keeps_histograms
@@ -376,6 +397,11 @@ pb_record_check(Jsonb *doc, const char *nsp)
 {
 	Oid			types[1] = {JSONBOID};
 	Datum		values[1] = {JsonbPGetDatum(doc)};
+	uint64_t	last_lower;
+	uint64_t	end_ns;
+
+	/* a run's histograms end where the last bucket does */
+	pb_hist_bounds(PB_HIST_BUCKETS - 1, &last_lower, &end_ns);
 
 	/* the fields polarbench_record() sets itself are not the document's */
 	if (SPI_execute_with_args(psprintf("SELECT r.* FROM jsonb_populate_record(NULL::%s.polarbench_run_data,"
@@ -394,8 +420,12 @@ pb_record_check(Jsonb *doc, const char *nsp)
 		bool		isnull;
 		int64		bad;
 
+		if (strcmp(part, "histogram") == 0)
+			rule = psprintf(rule, psprintf("%.6f", end_ns / 1e6));
 		if (strcmp(part, "progress") == 0 && pb_progress_keeps_histograms(nsp))
-			rule = psprintf("%s AND (%s)", rule, PB_PROGRESS_HISTOGRAM_RULE);
+			rule = psprintf("%s AND (%s)", rule,
+							psprintf(PB_PROGRESS_HISTOGRAM_RULE,
+									 psprintf(UINT64_FORMAT, (uint64) end_ns)));
 
 		Assert(strcmp(part, pb_part_rules[i][0]) == 0);
 		if (SPI_execute_with_args(psprintf("SELECT pg_catalog.jsonb_typeof(coalesce($1->'%s', '[]')) = 'array'",

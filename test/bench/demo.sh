@@ -23,7 +23,8 @@ pb_install_packages
 cd "$repo"
 pb_build_install
 
-psql_cmd=(psql -X -v ON_ERROR_STOP=1)
+# -q: no word from psql on its display settings (\x, \pset) between the reports
+psql_cmd=(psql -X -q -v ON_ERROR_STOP=1)
 client_cmd=(polarbench)
 if [ -z "${PGHOST:-}${PGDATABASE:-}${PGPORT:-}" ]; then
 	dir=$(mktemp -d /tmp/polarbench-demo.XXXXXX)
@@ -37,15 +38,17 @@ fi
 
 "${psql_cmd[@]}" <<SQL
 CREATE EXTENSION IF NOT EXISTS polarbench;
-\echo == polarbench_init('pgbench', scale => $scale)
+\echo '== polarbench_init(''pgbench'', scale => $scale)'
 SELECT * FROM polarbench_init('pgbench', scale => $scale);
-\echo == select-only, $clients clients, $seconds s
+\echo '== select-only, $clients clients, $seconds s'
 \x on
+\pset null '(no rate)'
 SELECT * FROM polarbench_run('select-only', clients => $clients, duration => $seconds, progress => 1);
-\echo == tpcb-like, $clients clients, $seconds s
+\echo '== tpcb-like, $clients clients, $seconds s'
 SELECT * FROM polarbench_run('tpcb-like', clients => $clients, duration => $seconds, progress => 1);
+\pset null ''
 \x off
-\echo == polarbench_init('sysbench', tables => 4, table_size => 10000), oltp_read_write, $clients clients, $seconds s
+\echo '== polarbench_init(''sysbench'', tables => 4, table_size => 10000), oltp_read_write, $clients clients, $seconds s'
 SELECT * FROM polarbench_init('sysbench', tables => 4, table_size => 10000);
 SELECT run_id FROM polarbench_run('oltp_read_write', clients => $clients, duration => $seconds, progress => 1) \gset
 \pset tuples_only on
@@ -53,7 +56,7 @@ SELECT run_id FROM polarbench_run('oltp_read_write', clients => $clients, durati
 SELECT polarbench_report(:run_id);
 \pset format aligned
 \pset tuples_only off
-\echo == polarbench_init('ycsb', records => 100000), ycsb-a, $clients clients, $seconds s
+\echo '== polarbench_init(''ycsb'', records => 100000), ycsb-a, $clients clients, $seconds s'
 SELECT * FROM polarbench_init('ycsb', records => 100000);
 SELECT run_id FROM polarbench_run('ycsb-a', clients => $clients, duration => $seconds) \gset
 \pset tuples_only on
@@ -61,7 +64,7 @@ SELECT run_id FROM polarbench_run('ycsb-a', clients => $clients, duration => $se
 SELECT polarbench_report(:run_id);
 \pset format aligned
 \pset tuples_only off
-\echo == polarbench_init('tpcc', warehouses => 1), tpcc, $clients clients, $seconds s
+\echo '== polarbench_init(''tpcc'', warehouses => 1), tpcc, $clients clients, $seconds s'
 SELECT * FROM polarbench_init('tpcc', warehouses => 1);
 SELECT run_id FROM polarbench_run('tpcc', clients => $clients, duration => $seconds) \gset
 \pset tuples_only on
@@ -69,9 +72,9 @@ SELECT run_id FROM polarbench_run('tpcc', clients => $clients, duration => $seco
 SELECT polarbench_report(:run_id);
 \pset format aligned
 \pset tuples_only off
-\echo == TPC-C's consistency conditions broken after the run (none; 11 holds only until the first Delivery)
+\echo '== TPC-C''s consistency conditions that the run broke (none; condition 11 is left out: it holds only until the first Delivery)'
 SELECT condition, statement FROM polarbench_tpcc_check() WHERE offending > 0 AND condition <> 11;
-\echo == run history
+\echo '== run history'
 SELECT run_id, workload, clients, status, round(seconds::numeric, 1) AS seconds,
        transactions, round(tps::numeric, 1) AS tps,
        round(latency_avg::numeric, 3) AS lat_ms, round(latency_p99::numeric, 3) AS p99_ms

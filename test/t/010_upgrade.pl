@@ -192,19 +192,34 @@ like($node->safe_psql('postgres', q{
 	qr/^SQL script 1: one\.sql\n.*^SQL script 2: two\.sql$/ms,
 	'granted again, the role runs scripts named for the report');
 
-# 1.4 to 1.5: the runs kept; a pgbench run recorded without the scale it
-# read (as 1.4's library recorded them: no figures) is reported with the
+# 1.4 to 1.5: the runs kept; polarbench_init replaced in place (its
+# grant kept), its data sets' defaults shown as before, though the
+# signature's are NULL now; a grant on polarbench_datasets, which is made
+# again, named to be given again; a pgbench run recorded without the scale
+# it read (as 1.4's library recorded them: no figures) reported with the
 # scale it was given
 my $scaled = $node->safe_psql('postgres', q{
 	SELECT run_id FROM polarbench_run(script => 'SELECT :scale;', vars => '{"scale": 3}',
 									  transactions => 1)});
 $node->safe_psql('postgres', "UPDATE polarbench_run_data SET figures = NULL WHERE run_id = $scaled");
 my $runs14 = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
-$node->safe_psql('postgres', 'ALTER EXTENSION polarbench UPDATE');
+my $datasets = q{SELECT string_agg(name || ' ' || options::text, E'\n' ORDER BY name) FROM polarbench_datasets};
+my $datasets14 = $node->safe_psql('postgres', $datasets);
+$node->safe_psql('postgres', 'GRANT SELECT ON polarbench_datasets TO alice');
+$node->psql('postgres', 'ALTER EXTENSION polarbench UPDATE', stderr => \$stderr);
 is($node->safe_psql('postgres', q{SELECT extversion FROM pg_extension WHERE extname = 'polarbench'}),
 	'1.5', 'ALTER EXTENSION UPDATE goes on to 1.5');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs'), $runs14,
 	'every run of 1.4 is kept');
+like($stderr, qr/the privileges granted on polarbench_dataset_list and polarbench_datasets are dropped with them.*GRANT SELECT ON public\.polarbench_datasets TO alice;/s,
+	'the update to 1.5 gives the grant on polarbench_datasets to make again');
+is($node->safe_psql('postgres', $datasets), $datasets14,
+	'the data sets\' arguments have the defaults they had, from the library now');
+like($datasets14, qr/"name": "partition_method", "type": "text", "default": "range"/,
+	'a default, as 1.4 showed it');
+is($node->safe_psql('postgres', q{
+	SELECT has_function_privilege('alice', 'polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int)', 'EXECUTE')}),
+	't', 'the grant on polarbench_init is kept');
 like($node->safe_psql('postgres', "SELECT polarbench_report($scaled)"), qr/^scaling factor: 3$/m,
 	'a run of 1.4 is reported with the scale it was given');
 

@@ -71,6 +71,19 @@ sub strays
 				OR (relname ~ '^pgbench_accounts_\d+$' AND NOT relispartition))});
 }
 
+# The README's query of the staging tables that loads no longer running
+# left, in every schema.
+my $left_staging = q{
+SELECT c.oid::regclass AS staging_table, c.relowner::regrole AS owner
+  FROM pg_class c, CAST(substring(c.relname from '^pbload_(\d+)_') AS bigint) AS x
+ WHERE x IS NOT NULL AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+   AND NOT EXISTS (SELECT FROM pg_locks l
+                    WHERE l.locktype = 'transactionid'
+                      AND l.transactionid::text::bigint = x % 4294967296)};
+my $all_staging = q{
+SELECT coalesce(string_agg(relname || ' postgres', E'\n' ORDER BY relname), '') FROM pg_class
+ WHERE relname LIKE 'pbload%' AND relkind IN ('r', 'p') AND NOT relispartition};
+
 # start a load in the background; wait until the given query is true, and
 # fail at once with what the load said if it ends before
 sub start_and_wait
@@ -150,11 +163,16 @@ $h = start_and_wait(
 		 AND wait_event_type = 'Lock'});
 like($node->safe_psql('postgres', q{SELECT count(*) FROM pg_class WHERE relname LIKE 'pbload%' AND relkind = 'r'}),
 	qr/^[1-9]/, 'the workers have committed their tables');
+is($node->safe_psql('postgres', "SELECT count(*) FROM ($left_staging) s"), '0',
+	'the README\'s query lists none of a load in progress');
 eval { $reader->quit };
 crash_and_restart($h);
 is(state(), $before, 'parallel load cut after its workers committed: the old tables are as they were');
 is($node->safe_psql('postgres', 'SELECT problems()'), '0', 'and sound');
 like(strays(), qr/pbload_\d+_pgbench_accounts_1/, 'the committed staging tables are left');
+is($node->safe_psql('postgres', "SELECT string_agg(staging_table || ' ' || owner, E'\n' ORDER BY staging_table::text) FROM ($left_staging) s"),
+	$node->safe_psql('postgres', $all_staging),
+	'the README\'s query lists every one of them, after the crash');
 
 # the next load drops them and completes
 is($node->safe_psql('postgres',

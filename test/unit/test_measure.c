@@ -321,6 +321,9 @@ test_welch(void)
 	static const double one[] = {100};
 	static const double cell[] = {100, 110, 121};
 	static const double bad[] = {100, 0};
+	static const double same_a[] = {1, 1};
+	static const double same_b[] = {1.001, 1.001};
+	static const double same_c[] = {5, 5, 5};
 	PbEstimate e1,
 				e2;
 	double		se,
@@ -367,6 +370,31 @@ test_welch(void)
 		  near(high, 139.385569979683, 1e-9), "interval: a cell's geometric mean and its interval");
 	check(pb_log_interval(cell, 1, 0.95, &center, &low, &high) == PB_STAT_TOO_FEW && isnan(center),
 		  "interval: none of one value");
+
+	/*
+	 * No spread on a side: the issue's {1, 1} against {1.001, 1.001} once
+	 * had the interval [1.001, 1.001], "faster", at infinite df
+	 */
+	check(pb_ratio_of_runs(same_a, 2, same_b, 2, 0.95, &r) == PB_STAT_NO_SPREAD &&
+		  r.flat == (PB_FLAT_A | PB_FLAT_B) && near(r.ratio, 1.001, 1e-12) &&
+		  isnan(r.low) && isnan(r.high) && pb_verdict(&r, false, 0) == PB_VERDICT_NONE,
+		  "no spread: two sides of identical figures have no interval, no verdict");
+	check(pb_ratio_of_runs(same_a, 2, runs_b, 3, 0.95, &r) == PB_STAT_NO_SPREAD &&
+		  r.flat == PB_FLAT_A && isnan(r.low) && pb_verdict(&r, false, 0) == PB_VERDICT_NONE,
+		  "no spread: one side of identical figures is enough to have none");
+	check(pb_ratio_of_runs(runs_a, 3, same_c, 3, 0.95, &r) == PB_STAT_NO_SPREAD && r.flat == PB_FLAT_B,
+		  "no spread: on side B");
+	check(pb_ratio_of_runs(one, 1, same_c, 3, 0.95, &r) == PB_STAT_NO_SPREAD && r.flat == PB_FLAT_B &&
+		  near(r.ratio, 0.05, 1e-12),
+		  "no spread: one run against identical ones borrows no spread");
+	check(pb_log_interval(same_c, 3, 0.95, &center, &low, &high) == PB_STAT_NO_SPREAD &&
+		  near(center, 5, 1e-12) && isnan(low) && isnan(high),
+		  "no spread: a cell of identical figures has its center, no interval");
+	e1 = (PbEstimate) {1000, 0, 9, 10};
+	e2 = (PbEstimate) {1100, 25, 9, 10};
+	check(pb_ratio_of_means(&e1, &e2, 0.95, &r) == PB_STAT_NO_SPREAD && r.flat == PB_FLAT_A &&
+		  near(r.ratio, 1.1, 1e-12) && isnan(r.low),
+		  "no spread: a mean without variance has no interval");
 
 	/* verdicts: within the threshold is equivalent, before faster */
 	r.ratio = 1.02;
@@ -463,6 +491,10 @@ test_drift(void)
 	check(pb_drift(x, 90, 0.95, &d) == PB_STAT_OK && !d.drifted && d.ratio.low < 1 && d.ratio.high > 1,
 		  "drift: a steady series did not");
 	check(pb_drift(x, 11, 0.95, &d) == PB_STAT_TOO_FEW, "drift: too short to tell");
+	for (int i = 0; i < 90; i++)
+		x[i] = 1000;
+	check(pb_drift(x, 90, 0.95, &d) == PB_STAT_NO_SPREAD && !d.drifted,
+		  "drift: a constant series has no spread to tell a drift from");
 }
 
 /* Make n intervals, each of count values near value_ns: a sparse histogram each. */
@@ -547,8 +579,9 @@ test_bootstrap(void)
 		  "bootstrap: constant intervals");
 	check(av[0] == pb_hist_value(pb_hist_bucket(1000000)) && bv[2] == pb_hist_value(pb_hist_bucket(1100000)),
 		  "bootstrap: the percentiles are the buckets'");
-	check(r[1].ratio == bv[1] / av[1] && near(r[1].low, r[1].ratio, 1e-12) && near(r[1].high, r[1].ratio, 1e-12),
-		  "bootstrap: constant intervals have a point for interval, %.6f", r[1].ratio);
+	check(r[1].ratio == bv[1] / av[1] && isnan(r[1].low) && isnan(r[1].high) &&
+		  r[1].flat == (PB_FLAT_A | PB_FLAT_B) && pb_verdict(&r[1], true, 0) == PB_VERDICT_NONE,
+		  "bootstrap: constant intervals have no spread, no interval, no verdict (%.6f)", r[1].ratio);
 	check(near(r[0].ratio, 1.1, 0.01), "bootstrap: and it is 1.1 (%.4f)", r[0].ratio);
 	free_intervals(a, 20);
 	free_intervals(b, 20);
@@ -588,6 +621,16 @@ test_bootstrap(void)
 	check(r[0].low > 1 && r[0].high < 1.2 && near(r[0].ratio, 1.1, 0.04),
 		  "bootstrap: p50 10%% longer: %.4f [%.4f, %.4f]", r[0].ratio, r[0].low, r[0].high);
 	check(pb_verdict(&r[0], true, 0) == PB_VERDICT_SLOWER, "bootstrap: longer latency is slower");
+	check(r[0].flat == 0 && r[1].flat == 0 && r[2].flat == 0, "bootstrap: noisy sides spread");
+
+	/* a side whose every interval is alike against a noisy one */
+	free_intervals(b, 60);
+	b = make_intervals(&prng, 60, 200, 2.2e5, 0, 0);
+	sb.intervals = b;
+	check(pb_bootstrap_percentiles(&sa, &sb, fractions, 3, PB_BOOTSTRAP_RESAMPLES,
+								   PB_BOOTSTRAP_SEED, 0.95, av, bv, r) == PB_STAT_OK &&
+		  r[0].flat == PB_FLAT_B && isnan(r[0].low) && pb_verdict(&r[0], true, 0) == PB_VERDICT_NONE,
+		  "bootstrap: a side alike in every resample has no spread: no interval, no verdict");
 
 	/* too few blocks */
 	sb.blocks = 1;
