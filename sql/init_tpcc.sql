@@ -298,7 +298,8 @@ SELECT count(*) AS rules, count(*) FILTER (WHERE holds) AS holding,
        string_agg(rule, '; ') FILTER (WHERE holds IS NOT TRUE) AS failing FROM tpcc_rules();
 SELECT condition, offending FROM polarbench_tpcc_check() WHERE offending > 0;
 SELECT conrelid::regclass, pg_get_constraintdef(oid) FROM pg_constraint
- WHERE contype = 'f' AND connamespace = 'public'::regnamespace ORDER BY 1, 2;
+ WHERE contype = 'f' AND connamespace = 'public'::regnamespace
+ ORDER BY conrelid::regclass::text COLLATE "C", 2;
 SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'polarbench loader';
 
 DROP TABLE tpcc_test_before;
