@@ -302,7 +302,7 @@ CREATE VIEW polarbench_statements AS
 CREATE VIEW polarbench_operations AS
 	SELECT o.run_id, o.operation, o.operations, o.errors, o.latency_avg,
 		   o.latency_min, o.latency_max, o.latency_p95, o.latency_p99,
-		   o.operations::float8 / nullif(r.seconds, 0) AS throughput,
+		   o.operations::float8 / nullif(r.seconds, 0::float8) AS throughput,
 		   o.latency_p50, o.latency_p90, o.latency_p999, o.retries,
 		   o.rollbacks
 	  FROM polarbench_operation_data o

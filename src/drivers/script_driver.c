@@ -18,6 +18,7 @@
 #include "nodes/parsenodes.h"
 #include "parser/parser.h"
 #include "utils/builtins.h"
+#include "utils/json.h"
 
 #include "driver.h"
 
@@ -584,6 +585,33 @@ pb_script_workload_at(int i, PbWorkloadEntry *entry)
 	return true;
 }
 
+/*
+ * pb_script_figures
+ *		At the run's end, what the run read of the tables: the scale (of
+ *		pgbench_branches for a built-in script, as pgbench counts it;
+ *		else as given, or 1), which pgbench's report prints.  The run's
+ *		variables as given are recorded apart, without it.
+ */
+static char *
+pb_script_figures(const PbRunConfig *config, void *shared, void **state,
+				  const PbFiguresInput *in)
+{
+	StringInfoData json;
+
+	if (in == NULL)
+		return NULL;
+	for (int i = 0; i < config->nvars; i++)
+		if (strcmp(config->var_names[i], "scale") == 0)
+		{
+			initStringInfo(&json);
+			appendStringInfoString(&json, "{\"scale\": ");
+			escape_json(&json, config->var_values[i]);
+			appendStringInfoChar(&json, '}');
+			return json.data;
+		}
+	return NULL;
+}
+
 const PbDriver pb_script_driver = {
 	.kind = PB_KIND_SCRIPTS,
 	.report_style = "pgbench",
@@ -607,4 +635,5 @@ const PbDriver pb_script_driver = {
 	.percentile = pb_script_percentile,
 	.progress_line = pb_script_progress_line,
 	.report = pb_script_report,
+	.figures = pb_script_figures,
 };

@@ -26,6 +26,13 @@
  *	  event starts again with new random numbers, its latency running on.
  *	  Any other error ends the run.
  *
+ * The statements are sysbench's texts unchanged: on sysbench's tables
+ * (id and k integer, c and pad char) with those parameter types, every
+ * operator and aggregate they call has an exact match in pg_catalog (=, <=
+ * and >= of integer and bigint, + of integers, sum(integer)), which the
+ * clients search first (pb_settings_search_path()), so none that a role
+ * planted elsewhere on the path is called.
+ *
  * In the caller, the driver reads the options (sysbench's defaults for
  * the workload, then those given), finds in the tables what was not given,
  * and prepares every statement; after the run, it gives sysbench's

@@ -118,13 +118,24 @@ typedef struct PbTpccStatementDef
  * Each step of clause 2's profiles, on the tables' names as the caller's
  * search path finds them.  A row that the profile selects FOR UPDATE and
  * then updates is updated with RETURNING, which has the same effect with
- * one statement less.  Operands of mixed types are cast to one, so that
- * pg_catalog's operators match exactly and none planted elsewhere on the
- * path can match better.  Stock's district column is chosen by a searched
- * CASE: Citus evaluates on the coordinator the parts of a modification
- * that read no column, and the tests of a simple CASE ($5 WHEN 1, stored
- * as a placeholder = 1) read none, so it sends the node holding the shard
- * "CASE 10 WHEN NULL::boolean ...", which fails there (integer = boolean).
+ * one statement less.
+ *
+ * Every operator, function and aggregate they call is pg_catalog's,
+ * whatever a role plants on the search_path: the clients search pg_catalog
+ * first (pb_settings_search_path()), where most calls have an exact match,
+ * operands of mixed types being cast to one; a call that has none there
+ * names pg_catalog's: c_last, a varchar, is compared with OPERATOR
+ * (pg_catalog.=) (pg_catalog has no operator of varchar, and one planted
+ * for (varchar, text) would be an exact match), and Stock-Level counts with
+ * pg_catalog.count (whose count("any") an aggregate planted for integer
+ * would beat).  The index on c_last is used as before: its operator class
+ * is text's, whose = the operator resolves to.
+ *
+ * Stock's district column is chosen by a searched CASE: Citus evaluates on
+ * the coordinator the parts of a modification that read no column, and the
+ * tests of a simple CASE ($5 WHEN 1, stored as a placeholder = 1) read
+ * none, so it sends the node holding the shard "CASE 10 WHEN NULL::boolean
+ * ...", which fails there (integer = boolean).
  */
 static const PbTpccStatementDef tpcc_statements[TPCC_NSTATEMENTS] = {
 	[NO_WAREHOUSE] = {"SELECT w_tax FROM warehouse WHERE w_id = $1", 1, {INT4OID}},
@@ -163,7 +174,7 @@ static const PbTpccStatementDef tpcc_statements[TPCC_NSTATEMENTS] = {
 		" RETURNING d_name, d_street_1, d_street_2, d_city, d_state, d_zip",
 	3, {INT4OID, INT4OID, NUMERICOID}},
 	[PAY_CUSTOMER_BY_NAME] = {"SELECT c_id FROM customer"
-		" WHERE c_w_id = $1 AND c_d_id = $2 AND c_last = $3 ORDER BY c_first",
+		" WHERE c_w_id = $1 AND c_d_id = $2 AND c_last OPERATOR(pg_catalog.=) $3 ORDER BY c_first",
 	3, {INT4OID, INT4OID, TEXTOID}},
 	[PAY_CUSTOMER] = {"UPDATE customer SET c_balance = c_balance - $4,"
 		" c_ytd_payment = c_ytd_payment + $4, c_payment_cnt = c_payment_cnt + 1,"
@@ -177,7 +188,7 @@ static const PbTpccStatementDef tpcc_statements[TPCC_NSTATEMENTS] = {
 		" h_date, h_amount, h_data) VALUES ($1, $2, $3, $4, $5, CURRENT_TIMESTAMP, $6, $7)",
 	7, {INT4OID, INT4OID, INT4OID, INT4OID, INT4OID, NUMERICOID, TEXTOID}},
 	[OS_CUSTOMER_BY_NAME] = {"SELECT c_id, c_balance, c_first, c_middle, c_last FROM customer"
-		" WHERE c_w_id = $1 AND c_d_id = $2 AND c_last = $3 ORDER BY c_first",
+		" WHERE c_w_id = $1 AND c_d_id = $2 AND c_last OPERATOR(pg_catalog.=) $3 ORDER BY c_first",
 	3, {INT4OID, INT4OID, TEXTOID}},
 	[OS_CUSTOMER] = {"SELECT c_id, c_balance, c_first, c_middle, c_last FROM customer"
 		" WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3", 3, {INT4OID, INT4OID, INT4OID}},
@@ -203,7 +214,7 @@ static const PbTpccStatementDef tpcc_statements[TPCC_NSTATEMENTS] = {
 	4, {INT4OID, INT4OID, INT4OID, NUMERICOID}},
 	[SL_DISTRICT] = {"SELECT d_next_o_id FROM district WHERE d_w_id = $1 AND d_id = $2",
 	2, {INT4OID, INT4OID}},
-	[SL_STOCK] = {"SELECT count(DISTINCT s_i_id) FROM order_line, stock"
+	[SL_STOCK] = {"SELECT pg_catalog.count(DISTINCT s_i_id) FROM order_line, stock"
 		" WHERE ol_w_id = $1 AND ol_d_id = $2 AND ol_o_id < $3 AND ol_o_id >= $3 - 20"
 		" AND s_w_id = $1 AND s_i_id = ol_i_id AND s_quantity < $4",
 	4, {INT4OID, INT4OID, INT4OID, INT4OID}},

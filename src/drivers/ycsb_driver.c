@@ -21,6 +21,15 @@
  * Keys and values are bound as varchar, as JDBC's setString() sends them.
  * Each statement commits on its own.
  *
+ * The one change to the binding's texts: the key is compared with OPERATOR
+ * (pg_catalog.=) and OPERATOR(pg_catalog.>=), not = and >=.  pg_catalog
+ * has no operator of varchar (text's serve it, and the index's operator
+ * class is text's), so = of two varchars has no exact match there, and one
+ * that a role planted in a schema of the clients' search_path would be
+ * called, with the rights of the role that runs the benchmark.  Named so,
+ * the operators are those the binding's texts resolve to without such a
+ * plant, and the plans are the same.
+ *
  * Keys: requests go to records insertstart .. insertstart + insertcount
  * - 1 through the request distribution, as CoreWorkload.nextKeynum(),
  * redrawn while above the latest acknowledged insert.  Inserts take the
@@ -143,12 +152,12 @@ pb_ycsb_prepare(PbYcsbDriver *d, MemoryContext cxt)
 
 	if (reads)
 	{
-		d->read_sql = pstrdup("SELECT * FROM usertable WHERE YCSB_KEY = $1");
+		d->read_sql = pstrdup("SELECT * FROM usertable WHERE YCSB_KEY OPERATOR(pg_catalog.=) $1");
 		d->read = pb_ycsb_plan(d, d->read_sql, 1, types);
 	}
 	if (o->proportions[PB_YCSB_SCAN] > 0)
 	{
-		d->scan_sql = pstrdup("SELECT * FROM usertable WHERE YCSB_KEY >= $1 ORDER BY YCSB_KEY LIMIT $2");
+		d->scan_sql = pstrdup("SELECT * FROM usertable WHERE YCSB_KEY OPERATOR(pg_catalog.>=) $1 ORDER BY YCSB_KEY LIMIT $2");
 		d->scan = pb_ycsb_plan(d, d->scan_sql, 2, scan_types);
 	}
 	if (o->proportions[PB_YCSB_INSERT] > 0)
@@ -171,7 +180,7 @@ pb_ycsb_prepare(PbYcsbDriver *d, MemoryContext cxt)
 		for (int i = 0; i < nfields; i++)
 			appendStringInfo(&sql, "%sfield%d=$%d", i > 0 ? ", " : "",
 							 d->field_order[i], i + 1);
-		appendStringInfo(&sql, " WHERE YCSB_KEY = $%d", nfields + 1);
+		appendStringInfo(&sql, " WHERE YCSB_KEY OPERATOR(pg_catalog.=) $%d", nfields + 1);
 		d->update_all_sql = sql.data;
 		d->update_all = pb_ycsb_plan(d, d->update_all_sql, nfields + 1, types);
 	}
@@ -181,7 +190,7 @@ pb_ycsb_prepare(PbYcsbDriver *d, MemoryContext cxt)
 		d->update_field_sql = palloc0(sizeof(char *) * nfields);
 		for (int f = 0; f < nfields; f++)
 		{
-			d->update_field_sql[f] = psprintf("UPDATE usertable SET field%d=$1 WHERE YCSB_KEY = $2", f);
+			d->update_field_sql[f] = psprintf("UPDATE usertable SET field%d=$1 WHERE YCSB_KEY OPERATOR(pg_catalog.=) $2", f);
 			d->update_field[f] = pb_ycsb_plan(d, d->update_field_sql[f], 2, types);
 		}
 	}

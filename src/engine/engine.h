@@ -145,6 +145,7 @@ extern char *pb_setting_canonical_name(const char *name);
 extern void pb_settings_add(PbRunConfig *config, const char *name,
 							const char *value);
 extern void pb_settings_check(PbRunConfig *config);
+extern char *pb_settings_search_path(void);
 extern int	pb_settings_push(PbRunConfig *config);
 extern void pb_settings_pop(int nest);
 extern void pb_settings_apply(const PbRunConfig *config);

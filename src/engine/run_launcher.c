@@ -116,12 +116,15 @@ pb_mark_gone_clients(PbLaunch *launch)
  * pb_interrupt_clients
  *		Cancel the statement every running client is in, so that a client
  *		waiting for a lock or in a long query stops now; and the recorder's,
- *		when it is the recorder that waits.  Once per run.
+ *		when it is the recorder that waits, or when it has not recorded the
+ *		run yet (held up as it logs in, say: there is nothing for it to
+ *		record, and the caller waits for it).  Once per run.
  */
 static void
 pb_interrupt_clients(PbLaunch *launch)
 {
 	int			failed;
+	bool		recorded;
 
 	if (launch->interrupted)
 		return;
@@ -129,12 +132,13 @@ pb_interrupt_clients(PbLaunch *launch)
 	launch->interrupted_ns = pb_now_ns();
 	SpinLockAcquire(&launch->run->mutex);
 	failed = launch->run->failed_client;
+	recorded = launch->run->recorder_ready;
 	SpinLockRelease(&launch->run->mutex);
 	for (int i = 0; i < launch->nhandles; i++)
 	{
 		pid_t		pid;
 
-		if (i == launch->run->nclients && failed != PB_FAILED_BY_RECORDER)
+		if (i == launch->run->nclients && failed != PB_FAILED_BY_RECORDER && recorded)
 			continue;
 		if (launch->handles[i] != NULL &&
 			GetBackgroundWorkerPid(launch->handles[i], &pid) == BGWH_STARTED)

@@ -16,15 +16,25 @@
  * clients' statements run through SPI, which they do not see; pgaudit
  * does, and its pgaudit.log can be set per run.
  *
+ * The clients' search_path is the caller's, as the caller's own statements
+ * would resolve it at the call (or as settings give it): the schemas it
+ * finds, pg_catalog searched first (pb_settings_search_path()).  The
+ * caller checks the run and reads what the run needs of the tables with
+ * that path too, and the recorder reads its figures of the tables the
+ * caller found, so that all of them work on the same tables.
+ *
  * The effective values of the parameters that matter to a benchmark are
- * recorded with the run, with the run's settings applied.
+ * recorded with the run, with the run's settings applied, search_path
+ * among them.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_authid.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
@@ -34,6 +44,7 @@
 #include "utils/guc.h"
 #include "utils/guc_tables.h"
 #include "utils/json.h"
+#include "utils/lsyscache.h"
 
 #include "engine.h"
 #include "safe_sql.h"
@@ -331,23 +342,99 @@ pb_settings_check(PbRunConfig *config)
 }
 
 /*
+ * pb_settings_search_path
+ *		The search_path a run's clients get, from the session's: the schemas
+ *		it resolves to now, as namespace.c resolves it ("$user" as the
+ *		role's schema; schemas that do not exist, or that the role may not
+ *		use, left out), quoted, then pg_temp; never pg_catalog, nor the
+ *		session's temporary schema (each client has its own).
+ *
+ * pg_catalog is left out so that it is searched first, as PostgreSQL
+ * searches it when the path does not name it, even where the session's
+ * path names it after another schema.  The workloads' statements call
+ * operators, functions, aggregates and types by their bare names, as their
+ * tools send them, typed so that pg_catalog has an exact match for each
+ * call; but a schema searched before pg_catalog could hold an exact match
+ * too, planted by any role that may create objects in it, and the clients
+ * would call it with the rights of the role that runs the benchmark.  No
+ * workload's table is in pg_catalog, so the tables are found as the
+ * session finds them, and the first schema named stays the one a CREATE
+ * creates in.  pg_temp comes last, so that no temporary table (the
+ * caller's, as it checks the run, or a client's) takes the place of a
+ * table of the path.
+ */
+char *
+pb_settings_search_path(void)
+{
+	Oid			small[16];
+	Oid		   *path = small;
+	int			n = fetch_search_path_array(small, lengthof(small));
+	StringInfoData buf;
+
+	if (n > lengthof(small))
+	{
+		path = palloc(sizeof(Oid) * n);
+		n = fetch_search_path_array(path, n);
+	}
+	initStringInfo(&buf);
+	for (int i = 0; i < n; i++)
+	{
+		char	   *name;
+
+		if (path[i] == PG_CATALOG_NAMESPACE || isAnyTempNamespace(path[i]))
+			continue;
+		name = get_namespace_name(path[i]);
+		if (name != NULL)
+			appendStringInfo(&buf, "%s, ", quote_identifier(name));
+	}
+	/* with no schema, pg_temp would come first, and take CREATEs */
+	if (buf.len > 0)
+		appendStringInfoString(&buf, "pg_temp");
+	return buf.data;
+}
+
+/*
+ * pb_settings_put
+ *		Make a setting of the run's clients name = value, in place of one
+ *		given for the same parameter.
+ */
+static void
+pb_settings_put(PbRunConfig *config, const char *name, const char *value)
+{
+	for (int i = 0; i < config->nsettings; i++)
+		if (strcmp(config->setting_names[i], name) == 0)
+		{
+			config->setting_values[i] = pstrdup(value);
+			return;
+		}
+	pb_settings_add(config, name, value);
+}
+
+/*
  * pb_settings_push
  *		In the caller, once they are checked: have the run's settings for
  *		what follows, so that its scripts are checked as its clients will
  *		run them, until pb_settings_pop() (or the end of the transaction)
  *		puts the caller's back, as a function's SET clause does; and record
  *		the effective values of the parameters that matter
- *		(config->effective_json).  Returns the nesting level to pop.
+ *		(config->effective_json).  The search_path is the one the clients
+ *		get, pb_settings_search_path() of the caller's or of the one given,
+ *		and a setting of the run.  Returns the nesting level to pop.
  */
 int
 pb_settings_push(PbRunConfig *config)
 {
 	int			nest = NewGUCNestLevel();
+	char	   *path;
 
 	for (int i = 0; i < config->nsettings; i++)
 		(void) set_config_option(config->setting_names[i], config->setting_values[i],
 								 superuser() ? PGC_SUSET : PGC_USERSET,
 								 PGC_S_SESSION, GUC_ACTION_SAVE, true, ERROR, false);
+	path = pb_settings_search_path();
+	(void) set_config_option("search_path", path, PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, ERROR, false);
+	pb_settings_put(config, "search_path", path);
 	config->effective_json = pb_settings_effective(config);
 	return nest;
 }

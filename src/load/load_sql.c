@@ -20,10 +20,14 @@
 #include "utils/rel.h"
 
 #include "load.h"
+#include "safe_sql.h"
 
 /*
  * Run one SQL command through SPI (connected by the caller), as the
- * current user.  The command is built like printf.
+ * current user.  The command is built like printf, its relations named
+ * with their schemas; it runs with polarbench's own search_path
+ * (safe_sql.c), so that a type it names (text) or an operator of a
+ * constraint is pg_catalog's whatever the caller's path holds.
  */
 void
 pb_loader_sql(const char *fmt,...)
@@ -44,7 +48,7 @@ pb_loader_sql(const char *fmt,...)
 			break;
 		enlargeStringInfo(&buf, needed);
 	}
-	ret = SPI_execute(buf.data, false, 0);
+	ret = pb_spi_execute_safe(buf.data, 0, NULL, NULL, false, 0);
 	if (ret < 0)
 		elog(ERROR, "SPI_execute failed with code %d: %s", ret, buf.data);
 	pfree(buf.data);

@@ -9,6 +9,12 @@
  * (polardb-ro, polardb-rw), which read a gaussian spread of accounts over
  * the first :range of them: range, unless given, is every account.
  *
+ * Their SQL is pgbench's text unchanged: a variable becomes a parameter of
+ * the type its column or operand has (as the server infers it for pgbench
+ * -M prepared), so each operator they call (integer = and +) has an exact
+ * match in pg_catalog, which the clients search first, and none a role
+ * planted elsewhere on the search_path is called.
+ *
  *-------------------------------------------------------------------------
  */
 #include <string.h>

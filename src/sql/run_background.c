@@ -7,6 +7,9 @@
  *	  polarbench_run() does in a caller, and returns the run's id as soon as
  *	  the run is recorded and its clients are released.
  *
+ * The run's clients use the caller's search_path at the call, which the
+ * conductor takes as its own (pb_settings_search_path()).
+ *
  * Everything a caller can get wrong is still found before the run starts:
  * the conductor checks the arguments, and an error before the start comes
  * back to polarbench_start()'s caller as its own, with nothing recorded.
@@ -76,7 +79,8 @@ typedef struct PbStartShared
 	PbSharedError error;
 	int			nargs;
 	Size		args_size;
-	char		args[FLEXIBLE_ARRAY_MEMBER];	/* datumSerialize()d */
+	/* the arguments, datumSerialize()d, then the caller's search_path */
+	char		args[FLEXIBLE_ARRAY_MEMBER];
 } PbStartShared;
 
 PGDLLEXPORT void pb_conductor_main(Datum main_arg);
@@ -230,10 +234,12 @@ polarbench_start(PG_FUNCTION_ARGS)
 	char	   *ptr;
 	int64		run_id = 0;
 	PbStartAbandon abandon;
+	char	   *search_path;
 
 	pb_journal_recover();
 
 	pb_check_caller("polarbench_start", false);
+	search_path = pb_settings_search_path();
 
 	rettype = get_func_signature(fcinfo->flinfo->fn_oid, &types, &nargs);
 	(void) rettype;
@@ -246,7 +252,8 @@ polarbench_start(PG_FUNCTION_ARGS)
 			fcinfo->args[i].value = PointerGetDatum(PG_DETOAST_DATUM(fcinfo->args[i].value));
 
 	args_size = pb_start_args_size(fcinfo, types);
-	seg = dsm_create(add_size(offsetof(PbStartShared, args), args_size), 0);
+	seg = dsm_create(add_size(add_size(offsetof(PbStartShared, args), args_size),
+							  strlen(search_path) + 1), 0);
 	start = dsm_segment_address(seg);
 	memset(start, 0, offsetof(PbStartShared, args));
 	start->magic = PB_START_MAGIC;
@@ -268,6 +275,7 @@ polarbench_start(PG_FUNCTION_ARGS)
 		datumSerialize(fcinfo->args[i].value, fcinfo->args[i].isnull,
 					   typbyval, typlen, &ptr);
 	}
+	strcpy(start->args + args_size, search_path);
 
 	/* the conductor counts as any of the run's workers does */
 	pb_admission_begin(1);
@@ -411,6 +419,10 @@ pb_conductor_main(Datum main_arg)
 	pgstat_report_activity(STATE_RUNNING, "polarbench: conducting a background run");
 	PG_TRY();
 	{
+		/* the caller's search_path, as the run's clients are to have it */
+		(void) set_config_option("search_path", start->args + start->args_size,
+								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SET,
+								 true, ERROR, false);
 		pb_run_from_args(fcinfo, true, &params, &config, &result);
 	}
 	PG_CATCH();

@@ -217,7 +217,9 @@ polarbench_report(PG_FUNCTION_ARGS)
 	pb_report_use_run(get_namespace_name(schema), document);
 	nest = pb_pin_search_path();
 	SPI_connect();
-	t = pb_report_query("SELECT r.*, r.vars->>'scale' AS scale,"
+	/* the scale the run read of the tables (runs recorded without it: as given) */
+	t = pb_report_query("SELECT r.*, coalesce(to_jsonb(r)->'figures'->>'scale',"
+						"                     r.vars->>'scale') AS scale,"
 						"       coalesce(cardinality(r.weights), 0) AS nscripts,"
 						"       array_to_string(r.weights, ',') AS weight_list"
 						"  FROM @runs@ r WHERE run_id = $1", run_id, &n);

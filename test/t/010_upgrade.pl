@@ -197,7 +197,13 @@ like($node->safe_psql('postgres', q{
 # duration recorded by the new library into 1.4's tables, before the
 # update); polarbench_init replaced in place (its grant kept), its data
 # sets' defaults shown as before, though the signature's are NULL now; a
-# grant on polarbench_datasets, which is made again, named to be given again
+# grant on polarbench_datasets, which is made again, named to be given
+# again; a pgbench run recorded without the scale it read (as 1.4's
+# library recorded them: no figures) reported with the scale it was given
+my $scaled = $node->safe_psql('postgres', q{
+	SELECT run_id FROM polarbench_run(script => 'SELECT :scale;', vars => '{"scale": 3}',
+									  transactions => 1)});
+$node->safe_psql('postgres', "UPDATE polarbench_run_data SET figures = NULL WHERE run_id = $scaled");
 $node->safe_psql('postgres', q{
 	SELECT run_id FROM polarbench_run(script => 'SELECT 1;', duration => 0.2)});
 my $runs14 = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
@@ -242,6 +248,8 @@ like($node->safe_psql('postgres', q{
 is($node->safe_psql('postgres', q{
 	SELECT end_grace || ' ' || cut_off FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
 	'2 0', 'and records it with its grace');
+like($node->safe_psql('postgres', "SELECT polarbench_report($scaled)"), qr/^scaling factor: 3$/m,
+	'a run of 1.4 is reported with the scale it was given');
 
 # a fresh install of the newest version, in another database
 $node->safe_psql('postgres', 'CREATE DATABASE fresh');

@@ -5,11 +5,12 @@
 # trying to make its owner a superuser; then a superuser runs the client
 # with public first in its search_path: -i, a run in every --report style
 # with -r, --svg, sweeps, --compare in every form, a failing run, a
-# --restart-command run, runs on a
-# primary and its hot standby together and on the standby alone; and in a
-# second database, whose extension lives in a schema of its own after
-# public in the path, with polarbench's own views and functions planted in
-# public as well.  No planted object may run, the planter must stay an
+# --restart-command run, runs on a primary and its hot standby together and
+# on the standby alone; in a second database, whose extension lives in a
+# schema of its own after public in the path, with polarbench's own views
+# and functions planted in public as well; and with a schema of pgbench's
+# tables before public's on the path, where the load, the runs and the
+# sweeps find them.  No planted object may run, the planter must stay an
 # ordinary role, and the outputs must be right.
 use strict;
 use warnings;
@@ -358,6 +359,33 @@ is(scalar(grep { !defined $_->{part} } @{ $doc->{rows} // [] }), 6, '--compare i
 	[ '--compare', "$ids[0],$ids[1]", $ids[2], '--svg', "$tmp/compare-other.svg", '-d', 'other' ]);
 is(scalar(() = (-f "$tmp/compare-other.svg" ? slurp_file("$tmp/compare-other.svg") : '') =~ /<polyline class="series"/g),
 	6, '--compare drawn in database other');
+
+# 7. the session's own search_path says which tables a load and a run use:
+# pgbench's tables of scale 2 in a schema first on the path, those of scale
+# 1 in public after it; the load, the run's vacuum, its clients, its scale
+# and a sweep's runs are all of the first schema's
+$primary->safe_psql('postgres', 'CREATE SCHEMA client_s2');
+my $s2path = 'client_s2,public,pg_catalog';
+sub histories
+{
+	return $primary->safe_psql('postgres', q{
+		SELECT (SELECT count(*) FROM client_s2.pgbench_history) || ' '
+			   || (SELECT count(*) FROM public.pgbench_history)});
+}
+($out, $err) = client('-i, the path\'s schema', $s2path, 0, [ '-i', '-s', '2' ]);
+is($primary->safe_psql('postgres', q{SELECT count(*) FROM client_s2.pgbench_branches}),
+	'2', '-i: loaded into the first schema of the path');
+my (undef, $public_history) = split / /, histories();
+($out, $err) = client('tpcb-like, the path\'s tables', $s2path, 0, [ '-t', '5' ]);
+like($out, qr/^scaling factor: 2\n.*^number of transactions actually processed: 5\/5$/ms,
+	'a run: the scale of the path\'s tables');
+is(histories(), "5 $public_history", 'a run: its history rows in the path\'s tables only');
+($out, $err) = client('a sweep, the path\'s tables', $s2path, 0, [ '-n', '-c', '1,2', '-t', '3' ]);
+is(histories(), "14 $public_history", 'a sweep: every run\'s history rows in the path\'s tables');
+is($primary->safe_psql('postgres', q{
+	SELECT string_agg(DISTINCT effective_settings->>'search_path', '; ')
+	  FROM polarbench_runs WHERE run_id >= (SELECT max(run_id) - 2 FROM polarbench_runs)}),
+	'client_s2, public, pg_temp', 'the clients\' search_path is recorded, pg_catalog first');
 
 # nothing ran anywhere: not in the client's sessions, not in the servers'
 is($primary->safe_psql('postgres', q{SELECT rolsuper FROM pg_roles WHERE rolname = 'planter'}),
