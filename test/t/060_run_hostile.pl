@@ -296,7 +296,7 @@ unlike($err, qr/leaked hash_seq_search scan/, 'no scan of the portals leaks');
 	DECLARE c CURSOR FOR SELECT 1;
 	SELECT transactions FROM polarbench_wait(:id);
 	COMMIT});
-is($out, '1', 'polarbench_wait with a cursor open waits for the run');
+is($out, '1', 'polarbench_wait with a cursor open waits for the run') or diag($err);
 unlike($err, qr/leaked hash_seq_search scan/, 'and its scan of the portals does not leak');
 
 # the whole suite: no process was terminated by a signal
