@@ -1,8 +1,9 @@
 # polarbench: PGXS build of the extension, its regression and TAP tests.
 #
 # The sources, by layer, lowest first: what every layer shares (common), the
-# backend-free libraries (script, workload, measure), the workloads' drivers,
-# the run engine, the SQL entry points of runs, and the loader.  Each object
+# backend-free libraries (script, workload, measure, capture), the workloads'
+# drivers, the run engine, the SQL entry points of runs and of captures, and
+# the loader.  Each object
 # uses only symbols of its own layer's earlier objects and of lower layers,
 # in the order OBJS lists them: test/check_layers.sh reads the objects'
 # symbols and fails the suite on a call upwards or a cycle.  The
@@ -15,6 +16,8 @@ PB_WORKLOAD_DIR = src/workload
 include $(PB_WORKLOAD_DIR)/workload.mk
 PB_MEASURE_DIR = src/measure
 include $(PB_MEASURE_DIR)/measure.mk
+PB_CAPTURE_DIR = src/capture
+include $(PB_CAPTURE_DIR)/capture.mk
 PB_COMMON_OBJS = src/common/query_stack.o src/common/args.o src/common/safe_sql.o \
 	src/common/alter_system.o src/common/settings_journal.o src/common/settings.o \
 	src/common/worker.o src/common/admission.o
@@ -43,8 +46,9 @@ PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/dataset_list.o src/load/dataset_tpcc_check.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_WORKLOAD_SRCS)) \
-	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) $(PB_DRIVER_OBJS) \
-	$(PB_ENGINE_OBJS) $(PB_SQL_OBJS) $(PB_LOAD_OBJS)
+	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) \
+	$(patsubst %.c,%.o,$(PB_CAPTURE_SRCS)) $(PB_DRIVER_OBJS) \
+	$(PB_ENGINE_OBJS) $(PB_SQL_OBJS) $(PB_CAPTURE_SERVER_OBJS) $(PB_LOAD_OBJS)
 
 EXTENSION = polarbench
 # the current version is assembled from sql/install/; earlier ones are kept
@@ -65,7 +69,8 @@ PROVE_TESTS = test/t/*.pl
 
 PG_CPPFLAGS = -I$(srcdir)/src/common -I$(srcdir)/src/script \
 	-I$(srcdir)/src/workload -I$(srcdir)/src/measure -I$(srcdir)/src/drivers \
-	-I$(srcdir)/src/engine -I$(srcdir)/src/sql -I$(srcdir)/src/load
+	-I$(srcdir)/src/engine -I$(srcdir)/src/sql -I$(srcdir)/src/load \
+	-I$(srcdir)/src/capture
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Wmissing-prototypes -Wpointer-arith -Werror=vla -Wendif-labels \
 	-Wmissing-format-attribute -Wformat-security

@@ -56,14 +56,24 @@ const char *const pb_capture_skip_names[PB_SKIP_KINDS] = {
 	"outside_range", "incomplete"
 };
 
-const char *const pb_capture_skip_reasons[PB_SKIP_KINDS] = {
-	"COPY statements: the log does not hold their data",
-	"function calls of the fast-path protocol: the log does not hold their arguments",
-	"large object calls of the fast-path protocol: the log does not hold their arguments",
-	"SET client_encoding statements: the log is in the database's encoding",
-	"statements that failed at their bind: the log does not show their parameters (log_parameter_max_length_on_error = -1 shows them)",
-	"statements outside the time range, transactions kept whole",
-	"incomplete last lines: the server was still writing them"
+const char *const pb_capture_skip_what[PB_SKIP_KINDS] = {
+	"COPY statements",
+	"function calls of the fast-path protocol",
+	"large object calls of the fast-path protocol",
+	"SET client_encoding statements",
+	"statements that failed at their bind",
+	"statements outside the time range",
+	"incomplete last lines"
+};
+
+const char *const pb_capture_skip_why[PB_SKIP_KINDS] = {
+	"The log does not hold their data.",
+	"The log does not hold their arguments.",
+	"The log does not hold their arguments.",
+	"The log is in the database's encoding.",
+	"The log does not show their parameters; log_parameter_max_length_on_error = -1 shows them.",
+	"Statements before since or from until are left out, but for those that finish a transaction begun within the range.",
+	"The server was still writing them."
 };
 
 /* a session of the log, and what is being made of its statements */
@@ -461,6 +471,9 @@ pending_complete(PbCapture *c, Session *s, PbCaptureError *err)
 		statement_free(st);
 		return true;
 	}
+	/* the log's microseconds, without the sums' rounding */
+	if (st->duration >= 0)
+		st->duration = (double) (int64_t) (st->duration * 1000 + 0.5) / 1000;
 	if (st->error != NULL)
 	{
 		s->pub.errors++;

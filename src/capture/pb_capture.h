@@ -114,8 +114,9 @@ typedef enum PbLogFormat
 } PbLogFormat;
 
 /*
- * What a capture leaves out, and counts.  The names and the reasons are in
- * pb_capture_skip_names[] and pb_capture_skip_reasons[].
+ * What a capture leaves out, and counts: pb_capture_skip_names[] names each
+ * kind (a key of JSON), pb_capture_skip_what[] says what it is and
+ * pb_capture_skip_why[] why, as a sentence.
  */
 typedef enum PbCaptureSkip
 {
@@ -130,7 +131,8 @@ typedef enum PbCaptureSkip
 } PbCaptureSkip;
 
 extern const char *const pb_capture_skip_names[PB_SKIP_KINDS];
-extern const char *const pb_capture_skip_reasons[PB_SKIP_KINDS];
+extern const char *const pb_capture_skip_what[PB_SKIP_KINDS];
+extern const char *const pb_capture_skip_why[PB_SKIP_KINDS];
 
 /*
  * The UTC offset, in seconds east of Greenwich, of the log's local time
