@@ -15,7 +15,8 @@
  * space) are passed over, as pgreplay does; any other line that does not
  * start with the prefix is an error, which names it.  csvlog's records
  * hold all of a message in their columns, quoted, newlines included; the
- * columns from PostgreSQL 13's 23 to 15's 26 are read.
+ * columns from PostgreSQL 13's 23 to 15's 26 are read; an error's position,
+ * a column of its own, is added to its message as stderr writes it.
  *
  * Backend-free: see pb_capture.h.
  *
@@ -39,6 +40,7 @@
 #define CSV_DETAIL			14
 #define CSV_CONTEXT			18
 #define CSV_QUERY			19
+#define CSV_QUERY_POS		20
 #define CSV_APPLICATION		22
 #define CSV_MIN_COLUMNS		23
 #define CSV_MAX_COLUMNS		32
@@ -407,6 +409,7 @@ csv_entry(PbLogReader *reader, const char *s, size_t len, long line,
 	PbLogEntry *e = &reader->next;
 	int			column = 0;
 	size_t		p = 0;
+	char		position[16] = "";
 	int			fields[7];
 	const char *zone;
 	size_t		zone_len;
@@ -424,6 +427,18 @@ csv_entry(PbLogReader *reader, const char *s, size_t len, long line,
 		for (int i = 0; i < (int) (sizeof(map) / sizeof(map[0])); i++)
 			if (map[i].column == column)
 				to = &e->f[map[i].field];
+		/* the error's position, which stderr writes in the message */
+		if (column == CSV_QUERY_POS && p < len && s[p] != ',')
+		{
+			size_t		q = p;
+
+			while (q < len && q - p < sizeof(position) - 1 && s[q] >= '0' && s[q] <= '9')
+			{
+				position[q - p] = s[q];
+				q++;
+			}
+			position[q - p] = '\0';
+		}
 		if (p < len && s[p] == '"')
 		{
 			p++;
@@ -467,6 +482,10 @@ csv_entry(PbLogReader *reader, const char *s, size_t len, long line,
 		!pb_log_time_parse(e->f[PB_LF_TIME].s, e->f[PB_LF_TIME].len, fields,
 						   &zone, &zone_len))
 		goto bad;
+	if (position[0] != '\0' &&
+		(!pb_log_field_append(&e->f[PB_LF_MESSAGE], " at character ", 14) ||
+		 !pb_log_field_append(&e->f[PB_LF_MESSAGE], position, strlen(position))))
+		return out_of_memory(err, line);
 	return reader->fn(reader->arg, e, err);
 
 bad:

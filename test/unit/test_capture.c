@@ -436,6 +436,9 @@ test_csv(void)
 		   "\"could not serialize access due to concurrent update\"", "", "",
 		   "\"UPDATE h SET a = 1\"");
 	record(6, "662d0000.c", "idle in transaction (aborted)", "LOG", "00000", "\"statement: ROLLBACK\"", "", "", "");
+	add("2024-05-01 12:00:00.006 UTC,\"alice\",\"shop\",100,\"[local]\",662d0000.c,1,\"SELECT\","
+		"2024-05-01 12:00:00 UTC,3/1,0,ERROR,42601,\"syntax error at or near \"\"SELEC\"\"\",,,,,,"
+		"\"SELEC 1\",1,,\"app\",\"client backend\",,0\n");
 	record(7, "662d0000.c", "idle", "LOG", "00000",
 		   "\"disconnection: session time: 0:00:00.006 user=alice database=shop host=[local]\"", "", "", "");
 	capture(&o, &r, "csvlog");
@@ -444,11 +447,12 @@ test_csv(void)
 		   "1.2 @3.000 E(P_1) 'INSERT INTO h VALUES ($1, $2)' {say \"hi\",a,b\nc} L4\n"
 		   "1.3 @4.000 E() 'INSERT INTO h VALUES ($1, $2)' {x} !22P02:invalid input syntax for type integer: \"x\" L6\n"
 		   "1.4 @5.000 S 'UPDATE h SET a = 1' !40001:could not serialize access due to concurrent update L7\n"
-		   "1.5 @6.000 S 'ROLLBACK' L9\n");
-	check(r.counts.format == PB_LOG_CSV && r.counts.lines == 10,
+		   "1.5 @6.000 S 'ROLLBACK' L9\n"
+		   "1.6 @6.000 S 'SELEC 1' !42601:syntax error at or near \"SELEC\" at character 1 L10\n");
+	check(r.counts.format == PB_LOG_CSV && r.counts.lines == 11,
 		  "csvlog told from its first line, lines counted in its quoted fields: %ld",
 		  r.counts.lines);
-	check(strcmp(r.sessions, "662d0000.c alice/shop/app 5 2 c d\n") == 0,
+	check(strcmp(r.sessions, "662d0000.c alice/shop/app 6 3 c d\n") == 0,
 		  "the csv session: %s", r.sessions);
 }
 
