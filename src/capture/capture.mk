@@ -6,7 +6,7 @@
 #
 # In layers, each file calling only those before it (see pb_capture_int.h).
 
-PB_CAPTURE_NAMES = sql_scan log_time log_entry log_capture
+PB_CAPTURE_NAMES = sql_scan sql_shape log_time log_entry log_capture
 PB_CAPTURE_SRCS = $(addprefix $(PB_CAPTURE_DIR)/,$(addsuffix .c,$(PB_CAPTURE_NAMES)))
 PB_CAPTURE_HEADERS = $(PB_CAPTURE_DIR)/pb_capture.h $(PB_CAPTURE_DIR)/pb_capture_int.h
 PB_CAPTURE_SERVER_OBJS = $(PB_CAPTURE_DIR)/capture_store.o $(PB_CAPTURE_DIR)/capture_log.o

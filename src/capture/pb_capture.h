@@ -18,7 +18,9 @@
  * Its other half, sql_scan.c, is a scanner of SQL text as PostgreSQL's
  * lexer splits it (standard_conforming_strings on): enough to split a
  * simple query's statements, to see what each one does to the transaction
- * and to find its literals and parameters.
+ * and to find its literals and parameters; sql_shape.c makes a statement's
+ * constants parameters, so that statements that differ only in them share
+ * a plan.
  *
  *-------------------------------------------------------------------------
  */
@@ -96,6 +98,32 @@ extern PbSqlKind pb_sql_kind(const char *sql, size_t len);
 extern int	pb_sql_split(const char *sql, size_t len, PbSqlStatement *out,
 						 int max);
 extern bool pb_sql_has_params(const char *sql, size_t len);
+
+/* A constant made a parameter, typed as the parser types it */
+typedef enum PbLiteralKind
+{
+	PB_LIT_INT4 = 0,
+	PB_LIT_INT8,
+	PB_LIT_NUMERIC,
+	PB_LIT_UNKNOWN				/* a string: its context gives its type */
+} PbLiteralKind;
+
+typedef struct PbSqlLiteral
+{
+	PbLiteralKind kind;
+	char	   *value;			/* as the type's input function reads it */
+} PbSqlLiteral;
+
+/* A statement with its constants made parameters $1..$n (sql_shape.c) */
+typedef struct PbSqlShape
+{
+	char	   *text;
+	int			nliterals;
+	PbSqlLiteral *literals;
+} PbSqlShape;
+
+extern bool pb_sql_shape(const char *sql, size_t len, PbSqlShape *shape);
+extern void pb_sql_shape_free(PbSqlShape *shape);
 
 /* ---- capturing a log ------------------------------------------------------ */
 

@@ -6,7 +6,7 @@
  *	  log_capture.c to make statements of.
  *
  * The files are in layers, each using only those before it: sql_scan.c,
- * log_time.c, log_entry.c, log_capture.c.
+ * sql_shape.c, log_time.c, log_entry.c, log_capture.c.
  *
  *-------------------------------------------------------------------------
  */

@@ -5,7 +5,7 @@
  *	  server log, in each format, whole and in pieces cut where the input
  *	  says, with a time range and filters, draining the statements as a
  *	  server would; and scan them as SQL text, splitting it into
- *	  statements.
+ *	  statements and making its constants parameters.
  *
  * Built with ASan and UBSan by run.sh; any crash, leak or undefined
  * behaviour is a bug, whatever the input.  Each statement handed out is
@@ -93,6 +93,7 @@ scan(const uint8_t *data, size_t size)
 	PbSqlStatement parts[8];
 	PbSqlScanner scanner;
 	PbSqlToken	token;
+	PbSqlShape	shape;
 	const char *sql = (const char *) data;
 	int			n;
 
@@ -113,6 +114,16 @@ scan(const uint8_t *data, size_t size)
 	}
 	(void) pb_sql_has_params(sql, size);
 	(void) pb_sql_kind(sql, size);
+	if (pb_sql_shape(sql, size, &shape))
+	{
+		/* a shape's text takes its parameters, and scans */
+		if (shape.nliterals < 1 || !pb_sql_has_params(shape.text, strlen(shape.text)))
+			abort();
+		for (int i = 0; i < shape.nliterals; i++)
+			if (shape.literals[i].value == NULL)
+				abort();
+		pb_sql_shape_free(&shape);
+	}
 }
 
 int

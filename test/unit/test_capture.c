@@ -161,6 +161,74 @@ test_times(void)
 	check(pb_log_time_from_fields(f) == -INT64_C(3600000000), "before the epoch");
 }
 
+/* ---- shapes -------------------------------------------------------------- */
+
+/* The shape of sql as "text | kind:value ...", or "-" when it has none. */
+static void
+shape_of(const char *sql, char *out, size_t size)
+{
+	static const char kinds[] = "48nu";
+	PbSqlShape	shape;
+	size_t		o;
+
+	if (!pb_sql_shape(sql, strlen(sql), &shape))
+	{
+		snprintf(out, size, "-");
+		return;
+	}
+	o = snprintf(out, size, "%s |", shape.text);
+	for (int i = 0; i < shape.nliterals && o < size; i++)
+		o += snprintf(out + o, size - o, " %c:%s", kinds[shape.literals[i].kind],
+					  shape.literals[i].value);
+	pb_sql_shape_free(&shape);
+}
+
+static void
+test_shapes(void)
+{
+	static const struct
+	{
+		const char *sql;
+		const char *shape;
+	}			cases[] = {
+		{"UPDATE pgbench_accounts SET abalance = abalance + -4087 WHERE aid = 20398;",
+		 "UPDATE pgbench_accounts SET abalance = abalance + -$1 WHERE aid = $2; | 4:4087 4:20398"},
+		{"select * from t where name = 'it''s' and x > 1.5e3 and y = 3000000000",
+		 "select * from t where name = $1 and x > $2 and y = $3 | u:it's n:1.5e3 8:3000000000"},
+		{"SELECT 99999999999999999999 LIMIT 10 OFFSET 5",
+		 "SELECT $1 LIMIT $2 OFFSET $3 | n:99999999999999999999 4:10 4:5"},
+		{"SELECT a FROM t WHERE b LIKE 'x%' ORDER BY 1, a DESC, 2 LIMIT 3",
+		 "SELECT a FROM t WHERE b LIKE $1 ORDER BY 1, a DESC, 2 LIMIT $2 | u:x% 4:3"},
+		{"SELECT count(*) FROM t GROUP BY 1 HAVING count(*) > 2",
+		 "SELECT count(*) FROM t GROUP BY 1 HAVING count(*) > $1 | 4:2"},
+		{"SELECT interval '1 day', date '2024-01-01', x AT TIME ZONE 'UTC', 'a'::text",
+		 "SELECT interval '1 day', date '2024-01-01', x AT TIME ZONE 'UTC', $1::text | u:a"},
+		{"INSERT INTO t (a, b) VALUES (1, CAST('x' AS varchar(20))), (2, 3.5::numeric(10, 2))",
+		 "INSERT INTO t (a, b) VALUES ($1, CAST($2 AS varchar(20))), ($3, $4::numeric(10, 2)) | 4:1 u:x 4:2 n:3.5"},
+		{"SELECT E'a\\nb', $$d$$, extract('epoch' FROM now()), a[1:2] FROM t",
+		 "SELECT E'a\\nb', $$d$$, extract('epoch' FROM now()), a[$1:$2] FROM t | 4:1 4:2"},
+		{"SELECT CASE WHEN a THEN 'y' ELSE 'n' END, 1 BETWEEN 0 AND 2",
+		 "SELECT CASE WHEN a THEN $1 ELSE $2 END, $3 BETWEEN $4 AND $5 | u:y u:n 4:1 4:0 4:2"},
+		{"SELECT 'a'\n'b'", "-"},
+		{"SELECT a FROM t WHERE b = $1 AND c = 2", "-"},
+		{"SELECT 1; SELECT 2", "-"},
+		{"SET work_mem = '64MB'", "-"},
+		{"CREATE TABLE t (a varchar(10) DEFAULT 'x')", "-"},
+		{"SELECT a FROM t", "-"},
+		{"BEGIN;", "-"},
+		{"WITH x AS (SELECT 1) SELECT * FROM x;", "WITH x AS (SELECT $1) SELECT * FROM x; | 4:1"},
+	};
+
+	for (int i = 0; i < (int) (sizeof(cases) / sizeof(cases[0])); i++)
+	{
+		char		got[512];
+
+		shape_of(cases[i].sql, got, sizeof(got));
+		check(strcmp(got, cases[i].shape) == 0, "shape of \"%s\":\n  %s\nnot\n  %s",
+			  cases[i].sql, got, cases[i].shape);
+	}
+}
+
 /* ---- captures ------------------------------------------------------------ */
 
 static char *logbuf;
@@ -642,6 +710,7 @@ main(void)
 	test_scanner();
 	test_split();
 	test_times();
+	test_shapes();
 	test_stderr_both();
 	test_duration_only();
 	test_csv();
