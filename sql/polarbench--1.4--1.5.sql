@@ -573,16 +573,40 @@ CREATE TABLE polarbench_capture_chunk_data (
 	durations			float8[] NOT NULL,
 	sqlstates			text[] NOT NULL,
 	errors				text[] NOT NULL,
+	shapes				int[] NOT NULL,
 	PRIMARY KEY (capture_id, session_no, first_statement)
+);
+
+/*
+ * A statement's shape: its text with its constants made parameters (when
+ * parameterized), or its text; the statements of that shape, their errors
+ * and the durations the log recorded (ms).  A statement of shape 0 has
+ * none of its own.
+ */
+CREATE TABLE polarbench_capture_shape_data (
+	capture_id			bigint NOT NULL
+		REFERENCES polarbench_capture_data ON DELETE CASCADE,
+	shape_no			int NOT NULL,
+	shape				text NOT NULL,
+	parameterized		boolean NOT NULL,
+	statements			bigint NOT NULL,
+	errors				bigint NOT NULL,
+	logged_avg			float8,
+	logged_p50			float8,
+	logged_p95			float8,
+	logged_p99			float8,
+	logged_max			float8,
+	PRIMARY KEY (capture_id, shape_no)
 );
 
 SELECT pg_catalog.pg_extension_config_dump('polarbench_capture_data', '');
 SELECT pg_catalog.pg_extension_config_dump('polarbench_capture_data_capture_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('polarbench_capture_session_data', '');
 SELECT pg_catalog.pg_extension_config_dump('polarbench_capture_chunk_data', '');
+SELECT pg_catalog.pg_extension_config_dump('polarbench_capture_shape_data', '');
 
 REVOKE ALL ON polarbench_capture_data, polarbench_capture_session_data,
-	polarbench_capture_chunk_data FROM PUBLIC;
+	polarbench_capture_chunk_data, polarbench_capture_shape_data FROM PUBLIC;
 
 /*
  * Read the server log at path (csvlog, or stderr with log_line_prefix =
@@ -659,7 +683,8 @@ CREATE VIEW polarbench_capture_statements AS
 				THEN k.params[COALESCE(k.param_ends[u.n::int - 1], 0) + 1 : k.param_ends[u.n::int]]
 		   END AS parameters,
 		   u.duration, u.sqlstate,
-		   CASE WHEN v.may_read THEN u.error END AS error
+		   CASE WHEN v.may_read THEN u.error END AS error,
+		   u.shape_no
 	  FROM polarbench_capture_chunk_data k
 	  JOIN polarbench_capture_data c ON c.capture_id = k.capture_id
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(c.captured_by) AS may_read) v
@@ -667,8 +692,23 @@ CREATE VIEW polarbench_capture_statements AS
 									pg_catalog.unnest(k.texts), pg_catalog.unnest(k.names),
 									pg_catalog.unnest(k.durations),
 									pg_catalog.unnest(k.sqlstates),
-									pg_catalog.unnest(k.errors))
-		   WITH ORDINALITY AS u(at, line, statement, name, duration, sqlstate, error, n);
+									pg_catalog.unnest(k.errors),
+									pg_catalog.unnest(k.shapes))
+		   WITH ORDINALITY AS u(at, line, statement, name, duration, sqlstate, error,
+								shape_no, n);
+
+/*
+ * A capture's shapes: how often each ran, and the latencies the log
+ * recorded (ms), against which a replay's are compared.
+ */
+CREATE VIEW polarbench_capture_shapes AS
+	SELECT s.capture_id, s.shape_no,
+		   CASE WHEN v.may_read THEN s.shape END AS shape,
+		   s.parameterized, s.statements, s.errors, s.logged_avg, s.logged_p50,
+		   s.logged_p95, s.logged_p99, s.logged_max
+	  FROM polarbench_capture_shape_data s
+	  JOIN polarbench_capture_data c ON c.capture_id = s.capture_id
+	  CROSS JOIN LATERAL (SELECT polarbench_may_read(c.captured_by) AS may_read) v;
 
 GRANT SELECT ON polarbench_captures, polarbench_capture_sessions,
-	polarbench_capture_statements TO PUBLIC;
+	polarbench_capture_statements, polarbench_capture_shapes TO PUBLIC;

@@ -13,6 +13,15 @@
  * and all of them once the statements waiting take PB_CHUNK_MEMORY, so
  * that memory holds a bounded part of the log whatever its size.
  *
+ * Each statement has a shape (sql_shape.c): its text with its constants
+ * made parameters, or, for the extended protocol's statements and the
+ * simple ones whose constants cannot be, its text.  The shapes are kept
+ * apart, each with how often it ran and the durations the log recorded,
+ * and a statement names its own: a replay prepares a plan per shape, and
+ * compares its latencies with the log's shape by shape.  Past
+ * PB_MAX_SHAPES distinct ones, a statement has none (shape 0) and is
+ * replayed from its text.
+ *
  * The caller acts as the extension's owner, who alone writes the tables;
  * the statements are fixed SQL, their values parameters.  The log's texts
  * are checked to be valid in the database's encoding before they are
@@ -22,6 +31,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
@@ -29,6 +40,7 @@
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/hsearch.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -40,6 +52,9 @@
 /* statements in a chunk at most, and the memory the waiting ones may take */
 #define PB_CHUNK_STATEMENTS	1000
 #define PB_CHUNK_MEMORY		(16 * 1024 * 1024)
+
+/* the distinct shapes a capture keeps at most */
+#define PB_MAX_SHAPES		100000
 
 /* the columns of a chunk, in the table's order after its key */
 typedef enum ChunkColumn
@@ -53,13 +68,28 @@ typedef enum ChunkColumn
 	CC_DURATIONS,
 	CC_SQLSTATES,
 	CC_ERRORS,
+	CC_SHAPES,
 	CC_COUNT
 } ChunkColumn;
 
 static const Oid chunk_types[CC_COUNT] = {
 	TIMESTAMPTZOID, INT8OID, TEXTOID, TEXTOID, INT4OID, TEXTOID, FLOAT8OID,
-	TEXTOID, TEXTOID
+	TEXTOID, TEXTOID, INT4OID
 };
+
+/* a shape, by its text's hash (colliding ones at the next hashes) */
+typedef struct Shape
+{
+	uint64		hash;			/* the key */
+	int			shape_no;
+	char	   *text;
+	bool		parameterized;	/* its constants are parameters */
+	int64		statements;
+	int64		errors;
+	double	   *durations;		/* the log's, of the statements that have one */
+	int			ndurations;
+	int			cap;
+} Shape;
 
 /* the statements of a session waiting to be written */
 typedef struct Chunk
@@ -84,6 +114,9 @@ struct PbCaptureStore
 	int			nchunks;
 	Size		waiting;		/* bytes of the statements waiting */
 	SPIPlanPtr	insert_chunk;
+	HTAB	   *shapes;
+	Shape	  **by_no;			/* shapes by number - 1 */
+	int			nshapes;
 };
 
 /*
@@ -108,6 +141,16 @@ pb_capture_store_begin(Oid captured_by, const char *source, const char *filters_
 									   ALLOCSET_DEFAULT_SIZES);
 	store->write_cxt = AllocSetContextCreate(CurrentMemoryContext, "polarbench capture chunk",
 											 ALLOCSET_DEFAULT_SIZES);
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = sizeof(uint64);
+		ctl.entrysize = sizeof(Shape);
+		ctl.hcxt = CurrentMemoryContext;
+		store->shapes = hash_create("polarbench capture shapes", 1024, &ctl,
+									HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+		store->by_no = palloc(sizeof(Shape *) * 1024);
+	}
 	values[0] = ObjectIdGetDatum(captured_by);
 	values[1] = CStringGetTextDatum(source);
 	values[2] = DirectFunctionCall1(jsonb_in, CStringGetDatum(filters_json));
@@ -130,8 +173,8 @@ pb_capture_store_begin(Oid captured_by, const char *source, const char *filters_
 	store->insert_chunk = SPI_prepare(psprintf("INSERT INTO %s.polarbench_capture_chunk_data"
 											   " (capture_id, session_no, first_statement, at, lines,"
 											   "  texts, names, param_ends, params, durations,"
-											   "  sqlstates, errors)"
-											   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+											   "  sqlstates, errors, shapes)"
+											   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
 											   store->nsp),
 									  CC_COUNT + 3, chunk_arg_types);
 	if (store->insert_chunk == NULL)
@@ -256,6 +299,78 @@ log_text(PbCaptureStore *store, const char *s, long line)
 	return PointerGetDatum(cstring_to_text_with_len(s, len));
 }
 
+/* FNV-1a of a text */
+static uint64
+text_hash(const char *s)
+{
+	uint64		h = UINT64CONST(14695981039346656037);
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char) *s) * UINT64CONST(1099511628211);
+	return h;
+}
+
+/*
+ * The number of a statement's shape, made when it is new (0 past
+ * PB_MAX_SHAPES); its figures counted.
+ */
+static int
+statement_shape(PbCaptureStore *store, const PbCaptureStatement *st)
+{
+	PbSqlShape	parsed;
+	bool		parameterized = st->name == NULL &&
+		pb_sql_shape(st->text, strlen(st->text), &parsed);
+	const char *text = parameterized ? parsed.text : st->text;
+	uint64		h = text_hash(text);
+	Shape	   *shape;
+	bool		found;
+
+	for (;;)
+	{
+		shape = hash_search(store->shapes, &h, HASH_FIND, NULL);
+		if (shape == NULL || strcmp(shape->text, text) == 0)
+			break;
+		h++;
+	}
+	if (shape == NULL)
+	{
+		if (store->nshapes >= PB_MAX_SHAPES)
+		{
+			if (parameterized)
+				pb_sql_shape_free(&parsed);
+			return 0;
+		}
+		shape = hash_search(store->shapes, &h, HASH_ENTER, &found);
+		shape->shape_no = ++store->nshapes;
+		shape->text = MemoryContextStrdup(store->own_cxt, text);
+		shape->parameterized = parameterized;
+		shape->statements = shape->errors = 0;
+		shape->durations = NULL;
+		shape->ndurations = shape->cap = 0;
+		if (store->nshapes % 1024 == 0)
+			store->by_no = repalloc(store->by_no, sizeof(Shape *) * (store->nshapes + 1024));
+		store->by_no[shape->shape_no - 1] = shape;
+		store->waiting += strlen(text);
+	}
+	if (parameterized)
+		pb_sql_shape_free(&parsed);
+	shape->statements++;
+	if (st->error != NULL)
+		shape->errors++;
+	if (st->duration >= 0)
+	{
+		if (shape->ndurations == shape->cap)
+		{
+			shape->cap = shape->cap == 0 ? 16 : shape->cap * 2;
+			shape->durations = shape->durations == NULL ?
+				MemoryContextAlloc(store->own_cxt, shape->cap * sizeof(double)) :
+				repalloc(shape->durations, shape->cap * sizeof(double));
+		}
+		shape->durations[shape->ndurations++] = st->duration;
+	}
+	return shape->shape_no;
+}
+
 /* Add a statement the capture library handed out. */
 void
 pb_capture_store_add(PbCaptureStore *store, const PbCaptureStatement *st)
@@ -302,6 +417,8 @@ pb_capture_store_add(PbCaptureStore *store, const PbCaptureStatement *st)
 		CStringGetTextDatum(st->sqlstate);
 	c->nulls[CC_ERRORS][i] = st->error == NULL;
 	c->values[CC_ERRORS][i] = st->error == NULL ? (Datum) 0 : log_text(store, st->error, st->line);
+	c->nulls[CC_SHAPES][i] = false;
+	c->values[CC_SHAPES][i] = Int32GetDatum(statement_shape(store, st));
 	c->nulls[CC_AT][i] = c->nulls[CC_LINES][i] = c->nulls[CC_TEXTS][i] = false;
 	c->nulls[CC_PARAM_ENDS][i] = false;
 	c->n++;
@@ -334,9 +451,79 @@ skipped_json(const PbCaptureCounts *counts, int64 *total)
 	return buf.data;
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a;
+	double		y = *(const double *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The nearest-rank percentile of sorted values. */
+static double
+percentile(const double *sorted, int n, double fraction)
+{
+	int			rank = (int) ceil(fraction * n);
+
+	return sorted[Max(rank, 1) - 1];
+}
+
+/*
+ * A row per shape: its text, whether its constants are parameters, its
+ * statements and errors, and the log's durations: average, p50, p95, p99,
+ * max (NULL when the log recorded none).
+ */
+static void
+shapes_write(PbCaptureStore *store)
+{
+	Oid			types[11] = {INT8OID, INT4OID, TEXTOID, BOOLOID, INT8OID, INT8OID,
+	FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID};
+	SPIPlanPtr	plan;
+
+	plan = SPI_prepare(psprintf("INSERT INTO %s.polarbench_capture_shape_data"
+								" (capture_id, shape_no, shape, parameterized, statements,"
+								"  errors, logged_avg, logged_p50, logged_p95, logged_p99,"
+								"  logged_max)"
+								" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+								store->nsp), 11, types);
+	if (plan == NULL)
+		elog(ERROR, "could not prepare the capture's shapes");
+	for (int i = 0; i < store->nshapes; i++)
+	{
+		Shape	   *shape = store->by_no[i];
+		Datum		values[11];
+		char		nulls[12] = "           ";
+		double		sum = 0;
+
+		CHECK_FOR_INTERRUPTS();
+		values[0] = Int64GetDatum(store->capture_id);
+		values[1] = Int32GetDatum(shape->shape_no);
+		values[2] = CStringGetTextDatum(shape->text);
+		values[3] = BoolGetDatum(shape->parameterized);
+		values[4] = Int64GetDatum(shape->statements);
+		values[5] = Int64GetDatum(shape->errors);
+		if (shape->ndurations > 0)
+		{
+			qsort(shape->durations, shape->ndurations, sizeof(double), cmp_double);
+			for (int k = 0; k < shape->ndurations; k++)
+				sum += shape->durations[k];
+			values[6] = Float8GetDatum(sum / shape->ndurations);
+			values[7] = Float8GetDatum(percentile(shape->durations, shape->ndurations, 0.50));
+			values[8] = Float8GetDatum(percentile(shape->durations, shape->ndurations, 0.95));
+			values[9] = Float8GetDatum(percentile(shape->durations, shape->ndurations, 0.99));
+			values[10] = Float8GetDatum(shape->durations[shape->ndurations - 1]);
+		}
+		else
+			memset(nulls + 6, 'n', 5);
+		if (SPI_execute_plan(plan, values, nulls, false, 0) != SPI_OK_INSERT)
+			elog(ERROR, "could not store a shape of the capture");
+	}
+}
+
 /*
  * The end of the log: the waiting statements are written, a row per
- * session, and the capture's counts.
+ * session and per shape, and the capture's counts.
  */
 void
 pb_capture_store_finish(PbCaptureStore *store, const PbCapture *capture)
@@ -352,6 +539,7 @@ pb_capture_store_finish(PbCaptureStore *store, const PbCapture *capture)
 	char	   *skipped_by = skipped_json(counts, &skipped);
 
 	chunks_write_all(store);
+	shapes_write(store);
 	plan = SPI_prepare(psprintf("INSERT INTO %s.polarbench_capture_session_data"
 								" (capture_id, session_no, session_id, role_name, database_name,"
 								"  application_name, connected_at, disconnected_at, first_at,"

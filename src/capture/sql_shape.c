@@ -8,7 +8,9 @@
  *	  which the statement's context types).  Statements that differ only in
  *	  their constants have one shape, and so can share one prepared plan.
  *
- * Only where a parameter can stand for the constant: in the statements
+ * A minus before a number that it makes negative goes with it (-5 is one
+ * constant, as the parser folds it), so that a + -5 and a + 5 have one
+ * shape.  Only where a parameter can stand for the constant: in the statements
  * that take parameters (SELECT, INSERT, UPDATE, DELETE, MERGE, VALUES,
  * WITH), of one statement, that use none yet; not a typed literal (a string
  * after a type name or any word that is not one of the keywords an
@@ -84,20 +86,25 @@ plain_string(const char *sql, const PbSqlToken *t)
 	return true;
 }
 
-/* The value a literal token stands for, as its type's input reads it. */
+/*
+ * The value a literal token stands for, as its type's input reads it;
+ * negated, with the minus before it.
+ */
 static char *
-literal_value(const char *sql, const PbSqlToken *t)
+literal_value(const char *sql, const PbSqlToken *t, bool negated)
 {
 	char	   *v;
 	size_t		n = 0;
 
 	if (t->kind != PB_TOK_STRING)
 	{
-		v = malloc(t->len + 1);
+		v = malloc(t->len + 2);
 		if (v != NULL)
 		{
-			memcpy(v, sql + t->start, t->len);
-			v[t->len] = '\0';
+			if (negated)
+				v[n++] = '-';
+			memcpy(v + n, sql + t->start, t->len);
+			v[n + t->len] = '\0';
 		}
 		return v;
 	}
@@ -114,20 +121,15 @@ literal_value(const char *sql, const PbSqlToken *t)
 	return v;
 }
 
-/* The type the parser gives an integer literal: int4, int8 or numeric. */
+/* The type the parser gives an integer constant: int4, int8 or numeric. */
 static PbLiteralKind
-integer_kind(const char *sql, const PbSqlToken *t)
+integer_kind(const char *value)
 {
-	char		buf[32];
 	char	   *end;
 	long long	v;
 
-	if (t->len >= sizeof(buf))
-		return PB_LIT_NUMERIC;
-	memcpy(buf, sql + t->start, t->len);
-	buf[t->len] = '\0';
 	errno = 0;
-	v = strtoll(buf, &end, 10);
+	v = strtoll(value, &end, 10);
 	if (errno == ERANGE || *end != '\0')
 		return PB_LIT_NUMERIC;
 	return (v >= -2147483647LL - 1 && v <= 2147483647LL) ? PB_LIT_INT4 : PB_LIT_INT8;
@@ -156,6 +158,7 @@ pb_sql_shape(const char *sql, size_t len, PbSqlShape *shape)
 	int			ntokens = 0;
 	int			cap = 64;
 	bool	   *replace = NULL;
+	bool	   *negated = NULL;
 	int			nreplace = 0;
 	int			depth = 0;
 	int			modifier_depth = -1;	/* the parentheses of a modifier */
@@ -201,7 +204,8 @@ pb_sql_shape(const char *sql, size_t len, PbSqlShape *shape)
 	if (ntokens == 0 || !word_in(sql, &tokens[0], parameterized_statements))
 		goto none;
 	replace = calloc(ntokens, sizeof(bool));
-	if (replace == NULL)
+	negated = calloc(ntokens, sizeof(bool));
+	if (replace == NULL || negated == NULL)
 		goto none;
 	for (int i = 0; i < ntokens; i++)
 	{
@@ -249,6 +253,13 @@ pb_sql_shape(const char *sql, size_t len, PbSqlShape *shape)
 			continue;
 		replace[i] = true;
 		nreplace++;
+		/* a minus that makes a number negative goes with it: -5 is one constant */
+		if (t->kind != PB_TOK_STRING && prev != NULL && prev->kind == PB_TOK_OPERATOR &&
+			prev->len == 1 && sql[prev->start] == '-' && i >= 1 &&
+			(i == 1 || tokens[i - 2].kind == PB_TOK_OPERATOR ||
+			 (tokens[i - 2].kind == PB_TOK_SELF && strchr("(,[", sql[tokens[i - 2].start]) != NULL) ||
+			 (tokens[i - 2].kind == PB_TOK_IDENT && word_in(sql, &tokens[i - 2], expression_words))))
+			negated[i] = true;
 	}
 	if (nreplace == 0)
 		goto none;
@@ -266,18 +277,20 @@ pb_sql_shape(const char *sql, size_t len, PbSqlShape *shape)
 	{
 		PbSqlToken *t = &tokens[i];
 		PbSqlLiteral *lit;
+		size_t		start;
 
 		if (!replace[i])
 			continue;
 		lit = &shape->literals[k];
-		lit->value = literal_value(sql, t);
+		lit->value = literal_value(sql, t, negated[i]);
 		if (lit->value == NULL)
 			goto none;
 		lit->kind = t->kind == PB_TOK_STRING ? PB_LIT_UNKNOWN :
-			t->kind == PB_TOK_NUMERIC ? PB_LIT_NUMERIC : integer_kind(sql, t);
+			t->kind == PB_TOK_NUMERIC ? PB_LIT_NUMERIC : integer_kind(lit->value);
 		shape->nliterals = ++k;
-		memcpy(out + o, sql + from, t->start - from);
-		o += t->start - from;
+		start = negated[i] ? tokens[i - 1].start : t->start;
+		memcpy(out + o, sql + from, start - from);
+		o += start - from;
 		o += snprintf(out + o, out_len - o, "$%d", k);
 		from = t->start + t->len;
 	}
@@ -285,11 +298,13 @@ pb_sql_shape(const char *sql, size_t len, PbSqlShape *shape)
 	o += len - from;
 	out[o] = '\0';
 	free(replace);
+	free(negated);
 	free(tokens);
 	return true;
 
 none:
 	free(replace);
+	free(negated);
 	free(tokens);
 	pb_sql_shape_free(shape);
 	return false;

@@ -208,6 +208,20 @@ is(client_sessions($simple), '70,70', 'each client: 10 transactions of 7 stateme
 is(query(qq{SELECT string_agg(DISTINCT protocol, ',') || ' ' || count(*) FILTER (WHERE duration IS NULL)
 	  FROM polarbench_capture_statements WHERE capture_id = $simple}),
 	'simple 0', 'simple protocol statements, each with its duration');
+is(query(qq{SELECT string_agg(h.statements || ' ' || h.parameterized || ' ' || h.shape, E'\n' ORDER BY h.shape)
+	  FROM polarbench_capture_shapes h
+	 WHERE h.capture_id = $simple AND h.logged_p50 IS NOT NULL AND h.logged_avg <= h.logged_max
+	   AND h.shape NOT LIKE 'select%'}),
+	join("\n", '20 false BEGIN;', '20 false END;',
+		'20 true INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP);',
+		'20 true SELECT abalance FROM pgbench_accounts WHERE aid = $1;',
+		'20 true UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2;',
+		'20 true UPDATE pgbench_branches SET bbalance = bbalance + $1 WHERE bid = $2;',
+		'20 true UPDATE pgbench_tellers SET tbalance = tbalance + $1 WHERE tid = $2;'),
+	'the simple protocol\'s statements have the shapes of their constants made parameters, with the log\'s durations');
+is(query(qq{SELECT count(*) FROM polarbench_capture_statements t JOIN polarbench_capture_shapes h USING (capture_id, shape_no)
+	 WHERE t.capture_id = $simple AND t.statement <> h.shape AND NOT h.parameterized}),
+	'0', 'a shape without parameters is its statements\' text');
 is(query(qq{SELECT string_agg(DISTINCT application_name || '/' || role_name || '/' || database_name, ','),
 		  bool_and(connected_at IS NOT NULL AND disconnected_at IS NOT NULL)
 	  FROM polarbench_capture_sessions WHERE capture_id = $simple}),
@@ -234,6 +248,10 @@ is(client_sessions($prepared), '70,70', 'tpcb-like prepared: 70 statements a cli
 is(query(qq{SELECT string_agg(DISTINCT prepared_name, ',' ORDER BY prepared_name)
 	  FROM polarbench_capture_statements WHERE capture_id = $prepared AND protocol = 'extended'}),
 	'P_0,P_1,P_2,P_3,P_4,P_5,P_6', 'each prepared statement by its name');
+is(query(qq{SELECT count(DISTINCT shape_no) || ' ' || bool_or(parameterized)
+	  FROM polarbench_capture_statements JOIN polarbench_capture_shapes USING (capture_id, shape_no)
+	 WHERE capture_id = $prepared AND protocol = 'extended'}),
+	'7 false', 'the prepared statements\' shapes are their texts');
 is(query(qq{SELECT count(*) FROM polarbench_capture_statements
 	  WHERE capture_id = $prepared AND statement LIKE 'UPDATE pgbench_accounts%'
 	    AND cardinality(parameters) = 2 AND parameters[2]::int BETWEEN 1 AND 100000}),

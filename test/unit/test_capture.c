@@ -192,7 +192,10 @@ test_shapes(void)
 		const char *shape;
 	}			cases[] = {
 		{"UPDATE pgbench_accounts SET abalance = abalance + -4087 WHERE aid = 20398;",
-		 "UPDATE pgbench_accounts SET abalance = abalance + -$1 WHERE aid = $2; | 4:4087 4:20398"},
+		 "UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2; | 4:-4087 4:20398"},
+		{"SELECT a - 1, -2, f(-3.5), x[-1], b -4 FROM t WHERE c = - 2147483648 AND d IN (1, -2)",
+		 "SELECT a - $1, $2, f($3), x[$4], b -$5 FROM t WHERE c = $6 AND d IN ($7, $8) | "
+		 "4:1 4:-2 n:-3.5 4:-1 4:4 4:-2147483648 4:1 4:-2"},
 		{"select * from t where name = 'it''s' and x > 1.5e3 and y = 3000000000",
 		 "select * from t where name = $1 and x > $2 and y = $3 | u:it's n:1.5e3 8:3000000000"},
 		{"SELECT 99999999999999999999 LIMIT 10 OFFSET 5",
