@@ -6,7 +6,7 @@
 # uses only symbols of its own layer's earlier objects and of lower layers,
 # in the order OBJS lists them: test/check_layers.sh reads the objects'
 # symbols and fails the suite on a call upwards or a cycle.  The
-# command-line client in src/client has a PGXS Makefile of its own.
+# command-line program in src/bin/polarbench has a PGXS Makefile of its own.
 
 MODULE_big = polarbench
 PB_SCRIPT_DIR = src/script
@@ -87,19 +87,19 @@ installcheck: test/regress_out
 test/regress_out:
 	mkdir -p $@
 
-# The command-line client (src/client/) has a PGXS Makefile of its own,
-# since one PGXS Makefile builds one kind of target; build, install and
+# The command-line program (src/bin/polarbench/) has a PGXS Makefile of its
+# own, since one PGXS Makefile builds one kind of target; build, install and
 # clean it along with the extension.  The TAP tests run it from there.
-all: client-all
-install: client-install
-uninstall: client-uninstall
-clean: client-clean
-installcheck: client-all
+all: program-all
+install: program-install
+uninstall: program-uninstall
+clean: program-clean
+installcheck: program-all
 
-client-all client-install client-uninstall client-clean:
-	$(MAKE) -C src/client PG_CONFIG=$(PG_CONFIG) $(patsubst client-%,%,$@)
+program-all program-install program-uninstall program-clean:
+	$(MAKE) -C src/bin/polarbench PG_CONFIG=$(PG_CONFIG) $(patsubst program-%,%,$@)
 
-.PHONY: client-all client-install client-uninstall client-clean
+.PHONY: program-all program-install program-uninstall program-clean
 
 # The test tools the TAP suites run (test/tools), built before them.
 installcheck: test-tools

@@ -47,5 +47,5 @@ MK
 
 status=0
 check . || status=1
-check src/client || status=1
+check src/bin/polarbench || status=1
 exit $status

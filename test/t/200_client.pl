@@ -1,4 +1,4 @@
-# The command-line client, src/client/polarbench, run against a node: help and
+# The command-line client, src/bin/polarbench/polarbench, run against a node: help and
 # version, option errors, -i (pgbench's tables, and any data set with -b and
 # its arguments), built-in and custom scripts with -D, pgbench's
 # report lines, -r, -P progress on stderr, a script syntax error caught
@@ -18,7 +18,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 # the client as built in the build tree
-my $bin = "$ENV{TESTDIR}/src/client/polarbench";
+my $bin = "$ENV{TESTDIR}/src/bin/polarbench/polarbench";
 plan skip_all => "client not built: $bin" unless -x $bin;
 
 my $node = PostgreSQL::Test::Cluster->new('client');
