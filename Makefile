@@ -30,10 +30,12 @@ PB_ENGINE_OBJS = src/engine/run_shmem.o src/engine/run_lockwait.o \
 	src/engine/run_settings.o src/engine/run_server_settings.o \
 	src/engine/run_memory.o src/engine/client_worker.o \
 	src/engine/recorder_worker.o src/engine/run_launcher.o
-PB_SQL_OBJS = src/sql/run_callsite.o src/sql/run_args.o src/sql/run_views.o \
-	src/sql/run_report.o src/sql/run_entry.o src/sql/run_control.o \
-	src/sql/run_background.o src/sql/run_sweep.o src/sql/run_record_check.o \
-	src/sql/run_nodes.o src/sql/run_compare.o src/sql/workload_list.o
+PB_FUNCTION_OBJS = src/functions/run_callsite.o src/functions/run_args.o \
+	src/functions/run_views.o src/functions/run_report.o src/functions/run_entry.o \
+	src/functions/run_control.o src/functions/run_background.o \
+	src/functions/run_sweep.o src/functions/run_record_check.o \
+	src/functions/run_nodes.o src/functions/run_compare.o \
+	src/functions/workload_list.o
 PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
 	src/load/page_writers.o src/load/bulk_insert.o \
@@ -44,7 +46,7 @@ PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_WORKLOAD_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) $(PB_DRIVER_OBJS) \
-	$(PB_ENGINE_OBJS) $(PB_SQL_OBJS) $(PB_LOAD_OBJS)
+	$(PB_ENGINE_OBJS) $(PB_FUNCTION_OBJS) $(PB_LOAD_OBJS)
 
 EXTENSION = polarbench
 # the current version is assembled from sql/install/; earlier ones are kept
@@ -65,7 +67,7 @@ PROVE_TESTS = test/t/*.pl
 
 PG_CPPFLAGS = -I$(srcdir)/src/common -I$(srcdir)/src/script \
 	-I$(srcdir)/src/workload -I$(srcdir)/src/measure -I$(srcdir)/src/drivers \
-	-I$(srcdir)/src/engine -I$(srcdir)/src/sql -I$(srcdir)/src/load
+	-I$(srcdir)/src/engine -I$(srcdir)/src/functions -I$(srcdir)/src/load
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Wmissing-prototypes -Wpointer-arith -Werror=vla -Wendif-labels \
 	-Wmissing-format-attribute -Wformat-security

@@ -40,7 +40,7 @@
 
 #include "pb_measure.h"
 #include "settings.h"
-#include "sql.h"
+#include "functions.h"
 
 /* The error of a field that no run would have recorded; why is a sentence. */
 static void

@@ -27,7 +27,7 @@
 
 #include "safe_sql.h"
 #include "settings_journal.h"
-#include "sql.h"
+#include "functions.h"
 
 PG_FUNCTION_INFO_V1(polarbench_report);
 

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * sql.h
+ * functions.h
  *	  What the SQL entry points share: polarbench_run()'s arguments and
  *	  their checks (run_args.c), which polarbench_start() and
  *	  polarbench_sweep() take too, and the checks of the calling statement
@@ -8,8 +8,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef PB_SQL_H
-#define PB_SQL_H
+#ifndef PB_FUNCTIONS_H
+#define PB_FUNCTIONS_H
 
 #include "postgres.h"
 
@@ -71,4 +71,4 @@ extern void pb_record_check(Jsonb *doc, const char *nsp);
 extern Datum polarbench_report(PG_FUNCTION_ARGS);
 extern char *pb_report_json(int64 run_id);
 
-#endif							/* PB_SQL_H */
+#endif							/* PB_FUNCTIONS_H */

@@ -15,7 +15,7 @@
 #include "utils/builtins.h"
 
 #include "settings_journal.h"
-#include "sql.h"
+#include "functions.h"
 
 PG_FUNCTION_INFO_V1(polarbench_run);
 

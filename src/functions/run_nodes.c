@@ -28,7 +28,7 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 
-#include "sql.h"
+#include "functions.h"
 #include "settings_journal.h"
 
 PG_FUNCTION_INFO_V1(polarbench_run_document);

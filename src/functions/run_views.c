@@ -46,7 +46,7 @@
 #include "utils/timestamp.h"
 
 #include "safe_sql.h"
-#include "sql.h"
+#include "functions.h"
 #include "settings_journal.h"
 
 PG_FUNCTION_INFO_V1(polarbench_run_status);

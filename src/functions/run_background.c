@@ -40,7 +40,7 @@
 #include "utils/wait_event.h"
 
 #include "admission.h"
-#include "sql.h"
+#include "functions.h"
 #include "settings.h"
 #include "settings_journal.h"
 

@@ -35,7 +35,7 @@
 #include "utils/portal.h"
 
 #include "query_stack.h"
-#include "sql.h"
+#include "functions.h"
 
 /* What the walk of a plan looks for and counts */
 typedef struct PbCallCount

@@ -36,7 +36,7 @@
 #include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
-#include "sql.h"
+#include "functions.h"
 #include "settings_journal.h"
 #include "safe_sql.h"
 

@@ -20,7 +20,7 @@
 #include "utils/jsonb.h"
 
 #include "settings_journal.h"
-#include "sql.h"
+#include "functions.h"
 
 PG_FUNCTION_INFO_V1(polarbench_workload_list);
 

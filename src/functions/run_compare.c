@@ -43,7 +43,7 @@
 #include "pb_measure.h"
 #include "safe_sql.h"
 #include "settings_journal.h"
-#include "sql.h"
+#include "functions.h"
 
 PG_FUNCTION_INFO_V1(polarbench_compare);
 PG_FUNCTION_INFO_V1(polarbench_steadiness);

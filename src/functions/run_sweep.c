@@ -36,7 +36,7 @@
 #include "utils/snapmgr.h"
 
 #include "args.h"
-#include "sql.h"
+#include "functions.h"
 #include "settings.h"
 #include "settings_journal.h"
 

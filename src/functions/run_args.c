@@ -31,7 +31,7 @@
 #include "admission.h"
 #include "args.h"
 #include "settings.h"
-#include "sql.h"
+#include "functions.h"
 
 /* Whether an argument was given non-null (options: not in version 1.0) */
 #define PB_ARG_GIVEN(n)	(PG_NARGS() > (n) && !PG_ARGISNULL(n))
