@@ -19,10 +19,10 @@ PB_COMMON_OBJS = src/common/query_stack.o src/common/args.o src/common/safe_sql.
 	src/common/alter_system.o src/common/settings_journal.o src/common/settings.o \
 	src/common/worker.o src/common/admission.o
 PB_DRIVER_OBJS = src/drivers/statement_exec.o src/drivers/driver_options.o \
-	src/drivers/report_query.o src/drivers/script_exec.o \
-	src/drivers/script_config.o src/drivers/script_driver.o \
-	src/drivers/sysbench_driver.o src/drivers/ycsb_driver.o \
-	src/drivers/tpcc_driver.o \
+	src/drivers/report_query.o src/kinds/pgbench/script_exec.o \
+	src/kinds/pgbench/script_config.o src/kinds/pgbench/script_driver.o \
+	src/kinds/sysbench/sysbench_driver.o src/kinds/ycsb/ycsb_driver.o \
+	src/kinds/tpcc/tpcc_driver.o \
 	src/drivers/workload_registry.o
 PB_ENGINE_OBJS = src/engine/run_shmem.o src/engine/run_lockwait.o \
 	src/engine/run_snapshot.o src/engine/run_status.o src/engine/run_profile.o \
@@ -39,10 +39,10 @@ PB_FUNCTION_OBJS = src/functions/run_callsite.o src/functions/run_args.o \
 PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
 	src/load/page_writers.o src/load/bulk_insert.o \
-	src/load/dataset_pgbench.o src/load/dataset_sysbench.o \
-	src/load/dataset_ycsb.o src/load/dataset_tpcc.o src/load/datasets.o \
+	src/kinds/pgbench/pgbench_dataset.o src/kinds/sysbench/sysbench_dataset.o \
+	src/kinds/ycsb/ycsb_dataset.o src/kinds/tpcc/tpcc_dataset.o src/load/datasets.o \
 	src/load/load_staging.o src/load/load_parallel.o src/load/load_entry.o \
-	src/load/dataset_list.o src/load/dataset_tpcc_check.o
+	src/load/dataset_list.o src/kinds/tpcc/tpcc_check.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_WORKLOAD_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) $(PB_DRIVER_OBJS) \

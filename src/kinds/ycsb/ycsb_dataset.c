@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * dataset_ycsb.c
+ * ycsb_dataset.c
  *	  The 'ycsb' data set: usertable as YCSB's JDBC binding expects it.
  *
  * usertable(YCSB_KEY VARCHAR(255) PRIMARY KEY, FIELD0 .. FIELDn-1 TEXT),

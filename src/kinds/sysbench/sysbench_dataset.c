@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * dataset_sysbench.c
+ * sysbench_dataset.c
  *	  The 'sysbench' data set: sbtest1..sbtestN as sysbench 1.0.20's
  *	  oltp_common.lua prepare makes them with the pgsql driver.
  *

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * dataset_tpcc_check.c
+ * tpcc_check.c
  *	  polarbench_tpcc_check(): TPC-C's consistency conditions (clause
  *	  3.3.2.1 to 3.3.2.12) checked on the TPC-C tables of the caller, after
  *	  a load or after any run, by polarbench or by any other tool.

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * dataset_pgbench.c
+ * pgbench_dataset.c
  *	  The 'pgbench' data set: what pgbench -i (PostgreSQL 15) creates.
  *
  * Tables, columns, fillers, fillfactor clause, partitions, primary and

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * dataset_tpcc.c
+ * tpcc_dataset.c
  *	  The 'tpcc' data set: TPC-C's nine tables (TPC-C 5.11, clause 1.3) for
  *	  W warehouses, with the initial population of clause 4.3.3.1, and the
  *	  table tpcc_load that records how it was loaded.
