@@ -24,9 +24,10 @@ PB_DRIVER_OBJS = src/drivers/statement_exec.o src/drivers/driver_options.o \
 	src/kinds/sysbench/sysbench_driver.o src/kinds/ycsb/ycsb_driver.o \
 	src/kinds/tpcc/tpcc_driver.o \
 	src/drivers/workload_registry.o
-PB_ENGINE_OBJS = src/engine/run_shmem.o src/engine/run_lockwait.o \
+PB_RUN_OBJS = src/run/segment.o src/run/config.o
+PB_ENGINE_OBJS = src/engine/run_lockwait.o \
 	src/engine/run_snapshot.o src/engine/run_status.o src/engine/run_profile.o \
-	src/engine/run_document.o src/engine/run_stats.o src/engine/run_config.o \
+	src/engine/run_document.o src/engine/run_stats.o \
 	src/engine/run_settings.o src/engine/run_server_settings.o \
 	src/engine/run_memory.o src/engine/client_worker.o \
 	src/engine/recorder_worker.o src/engine/run_launcher.o
@@ -45,7 +46,7 @@ PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/dataset_list.o src/kinds/tpcc/tpcc_check.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_WORKLOAD_SRCS)) \
-	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) $(PB_DRIVER_OBJS) \
+	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) $(PB_RUN_OBJS) $(PB_DRIVER_OBJS) \
 	$(PB_ENGINE_OBJS) $(PB_FUNCTION_OBJS) $(PB_LOAD_OBJS)
 
 EXTENSION = polarbench
@@ -66,7 +67,7 @@ TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
 
 PG_CPPFLAGS = -I$(srcdir)/src/common -I$(srcdir)/src/script \
-	-I$(srcdir)/src/workload -I$(srcdir)/src/measure -I$(srcdir)/src/drivers \
+	-I$(srcdir)/src/workload -I$(srcdir)/src/measure -I$(srcdir)/src/run -I$(srcdir)/src/drivers \
 	-I$(srcdir)/src/engine -I$(srcdir)/src/functions -I$(srcdir)/src/load
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Wmissing-prototypes -Wpointer-arith -Werror=vla -Wendif-labels \

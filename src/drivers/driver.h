@@ -30,7 +30,7 @@
 
 #include "pb_script.h"
 #include "pb_workload.h"
-#include "run_shared.h"
+#include "segment.h"
 
 /* The figures of a run or of one progress interval */
 typedef struct PbRunSummary
@@ -79,7 +79,7 @@ typedef struct PbRunConfig
 	/* a workload's options struct, opaque but to its driver, and as JSON */
 	void	   *options;
 	Size		options_size;
-	char	   *options_hex;	/* options as they travel (run_config.c) */
+	char	   *options_hex;	/* options as they travel (run/config.c) */
 	char	   *options_json;
 	/* pgbench scripts: their names (as the report shows them), texts, weights */
 	int			nscripts;

@@ -19,7 +19,7 @@
 #include "utils/hsearch.h"
 
 #include "driver.h"
-#include "run_shared.h"
+#include "segment.h"
 
 /* What a finished run gives back */
 typedef struct PbRunResult
@@ -54,7 +54,7 @@ typedef struct PbTotals
 /* detail of failures whose reason only the server log has */
 #define PB_SEE_LOG "See the server log for the reason."
 
-/* run_shmem.c */
+/* run/segment.c */
 extern Size pb_slot_size(int ncommands, bool command_histograms);
 extern uint64 *pb_slot_command_histogram(PbRunShared *run, PbClientSlot *slot,
 										 int command);
@@ -71,7 +71,7 @@ extern void pb_fail_run_too_long(PbRunShared *run);
 extern void pb_wake_launcher(PbRunShared *run);
 extern void pb_wake_recorder(PbRunShared *run);
 
-/* run_config.c */
+/* run/config.c */
 extern Size pb_config_size(const PbRunConfig *config);
 extern void pb_config_serialize(const PbRunConfig *config, char *dest);
 extern PbRunConfig *pb_config_deserialize(const char *src);

@@ -13,7 +13,7 @@
  * deadlock detector cannot see, as the caller waits on a latch) ends the
  * run at once.  A client whose statement was canceled, at the run's
  * cut-off or by a stop, and that is still there PB_CANCEL_WAIT_MS later
- * is terminated (run_shared.h says how a run ends).
+ * is terminated (run/segment.h says how a run ends).
  *
  * If the caller's query ends before the run does (cancel, statement
  * timeout, termination), the segment is detached during the abort and

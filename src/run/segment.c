@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_shmem.c
+ * segment.c
  *	  Access to a run's dynamic shared memory segment: client slots, the
  *	  stop flag and the launcher's latch.
  *

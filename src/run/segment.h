@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_shared.h
+ * segment.h
  *	  The dynamic shared memory segment of a run, which its launcher, its
  *	  clients and its recorder share: the run's state, one slot per client,
  *	  and the area of the workload's driver.
@@ -46,8 +46,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef PB_RUN_SHARED_H
-#define PB_RUN_SHARED_H
+#ifndef PB_SEGMENT_H
+#define PB_SEGMENT_H
 
 #include "postgres.h"
 
@@ -339,4 +339,4 @@ pb_run_cutoff(const PbRunShared *run)
 	return run->end_ns + run->grace_ns;
 }
 
-#endif							/* PB_RUN_SHARED_H */
+#endif							/* PB_SEGMENT_H */

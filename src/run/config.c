@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_config.c
+ * config.c
  *	  A run's configuration (its workload's options, scripts, weights,
  *	  variables, seed, settings) as the caller resolved it, serialized into
  *	  the run's shared memory so that each worker rebuilds the same
