@@ -42,8 +42,8 @@ PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/page_writers.o src/load/bulk_insert.o \
 	src/kinds/pgbench/pgbench_dataset.o src/kinds/sysbench/sysbench_dataset.o \
 	src/kinds/ycsb/ycsb_dataset.o src/kinds/tpcc/tpcc_dataset.o src/load/datasets.o \
-	src/load/load_staging.o src/load/load_parallel.o src/load/load_entry.o \
-	src/load/dataset_list.o src/kinds/tpcc/tpcc_check.o
+	src/load/load_staging.o src/functions/init_parallel.o src/functions/init.o \
+	src/functions/dataset_list.o src/kinds/tpcc/tpcc_check.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_WORKLOAD_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) $(PB_RUN_OBJS) $(PB_DRIVER_OBJS) \

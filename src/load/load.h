@@ -12,7 +12,7 @@
  * it owns whole tables, builds their indexes.  A serial load runs every
  * job in the caller's transaction; a parallel load hands the jobs out to
  * background workers, each running its jobs in one transaction of its own
- * (see load_parallel.c for the protocol).  A finishing step, run by the
+ * (see functions/init_parallel.c for the protocol).  A finishing step, run by the
  * caller, ties the jobs' tables together (primary keys, foreign keys,
  * partitions).
  *
@@ -292,11 +292,11 @@ extern void pb_staging_check_names(const PbLoadOptions *opts, List *replaced);
 extern void pb_staging_drop_replaced(const PbLoadOptions *opts, List *names);
 extern void pb_staging_append(const PbLoadOptions *opts);
 
-/* load_parallel.c */
+/* functions/init_parallel.c */
 extern int64 pb_loader_run_parallel(const PbLoadOptions *opts, List *names);
 extern PGDLLEXPORT void pb_loader_worker_main(Datum main_arg);
 
-/* load_entry.c */
+/* functions/init.c */
 extern const char *pb_init_argument_default(const char *argument);
 
 #endif							/* PB_LOAD_H */

@@ -14,7 +14,7 @@
  * their indexes and sequences) to their final names, in its own
  * transaction.  If that transaction aborts, the old tables are there as
  * they were; if the caller fails while it waits, worker 0 drops the
- * staging tables (load_parallel.c); if the server crashes, or the caller's
+ * staging tables (functions/init_parallel.c); if the server crashes, or the caller's
  * statement fails after polarbench_init returned, staging tables are left,
  * and the next load into the schema drops them: those whose transaction
  * is over and that the loading role owns.

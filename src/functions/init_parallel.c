@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * load_parallel.c
+ * init_parallel.c
  *	  Parallel loads: polarbench_init(..., parallel => P) spread over
  *	  dynamic background workers.
  *

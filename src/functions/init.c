@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * load_entry.c
+ * init.c
  *	  polarbench_init(): create and fill pgbench's, sysbench's, YCSB's or
  *	  TPC-C's tables inside the server.
  *
@@ -10,7 +10,7 @@
  * what is there (it may decide to add to it: TPC-C's warehouses), drops or
  * refuses tables already there, then runs the data set's jobs, in the
  * caller's transaction or, with parallel > 1, in background workers (see
- * load_parallel.c).  Everything runs as the calling role: DDL through SPI,
+ * init_parallel.c).  Everything runs as the calling role: DDL through SPI,
  * rows inserted into tables that role just created.
  *
  *-------------------------------------------------------------------------
