@@ -11,19 +11,17 @@
 MODULE_big = polarbench
 PB_SCRIPT_DIR = src/script
 include $(PB_SCRIPT_DIR)/script.mk
-PB_WORKLOAD_DIR = src/workload
-include $(PB_WORKLOAD_DIR)/workload.mk
+PB_KINDS_DIR = src/kinds
+include $(PB_KINDS_DIR)/kinds.mk
 PB_MEASURE_DIR = src/measure
 include $(PB_MEASURE_DIR)/measure.mk
 PB_COMMON_OBJS = src/common/query_stack.o src/common/args.o src/common/safe_sql.o \
 	src/common/alter_system.o src/common/settings_journal.o src/common/settings.o \
 	src/common/worker.o src/common/admission.o
 PB_DRIVER_OBJS = src/drivers/statement_exec.o src/drivers/driver_options.o \
-	src/drivers/report_query.o src/kinds/pgbench/script_exec.o \
-	src/kinds/pgbench/script_config.o src/kinds/pgbench/script_driver.o \
-	src/kinds/sysbench/sysbench_driver.o src/kinds/ycsb/ycsb_driver.o \
-	src/kinds/tpcc/tpcc_driver.o \
-	src/drivers/workload_registry.o
+	src/drivers/report_query.o \
+	$(patsubst %.c,%.o,$(PB_KIND_SERVER_SRCS)) \
+	src/drivers/registry.o
 PB_RUN_OBJS = src/run/segment.o src/run/config.o
 PB_ENGINE_OBJS = src/engine/run_lockwait.o \
 	src/engine/run_snapshot.o src/engine/run_status.o src/engine/run_profile.o \
@@ -45,7 +43,7 @@ PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/load_staging.o src/functions/init_parallel.o src/functions/init.o \
 	src/functions/dataset_list.o src/kinds/tpcc/tpcc_check.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
-	$(patsubst %.c,%.o,$(PB_WORKLOAD_SRCS)) \
+	$(patsubst %.c,%.o,$(PB_KIND_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) $(PB_RUN_OBJS) $(PB_DRIVER_OBJS) \
 	$(PB_ENGINE_OBJS) $(PB_FUNCTION_OBJS) $(PB_LOAD_OBJS)
 
@@ -67,7 +65,7 @@ TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
 
 PG_CPPFLAGS = -I$(srcdir)/src/common -I$(srcdir)/src/script \
-	-I$(srcdir)/src/workload -I$(srcdir)/src/measure -I$(srcdir)/src/run -I$(srcdir)/src/drivers \
+	$(PB_KIND_INCLUDES) -I$(srcdir)/src/measure -I$(srcdir)/src/run -I$(srcdir)/src/drivers \
 	-I$(srcdir)/src/engine -I$(srcdir)/src/functions -I$(srcdir)/src/load
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Wmissing-prototypes -Wpointer-arith -Werror=vla -Wendif-labels \
@@ -135,4 +133,4 @@ deb:
 
 # PGXS tracks no header dependencies unless the server was configured with
 # --enable-depend: rebuild every object when a header changes.
-$(OBJS): $(wildcard $(srcdir)/src/*/*.h)
+$(OBJS): $(wildcard $(srcdir)/src/*/*.h) $(PB_KIND_HEADERS)

@@ -5,8 +5,8 @@
  *	  kind of workload to another (pgbench scripts, and the workloads of
  *	  other tools), in the caller before a run, in a client during it, and
  *	  in the recorder and the reports after.  The engine and the SQL entry
- *	  points ask a run's driver, found in the registry
- *	  (workload_registry.c), and name no kind of workload themselves.
+ *	  points ask a run's driver, found in the registry (registry.c), and
+ *	  name no kind of workload themselves.
  *
  * Also the run's configuration and figures, which drivers fill and read,
  * and what the drivers share: running a statement through SPI
@@ -29,7 +29,7 @@
 #include "utils/jsonb.h"
 
 #include "pb_script.h"
-#include "pb_workload.h"
+#include "kind.h"
 #include "segment.h"
 
 /* The figures of a run or of one progress interval */
@@ -75,7 +75,7 @@ typedef struct PbRunSummary
 typedef struct PbRunConfig
 {
 	char	   *workload;		/* display name, e.g. "tpcb-like" */
-	int			kind;			/* PbWorkloadKind: which driver runs it */
+	int			kind;			/* its kind's registry row (registry.c) */
 	/* a workload's options struct, opaque but to its driver, and as JSON */
 	void	   *options;
 	Size		options_size;
@@ -147,7 +147,7 @@ typedef struct PbRunParams
 typedef struct PbWorkloadArgs
 {
 	const char *workload;		/* as given, NULL if not */
-	const PbWorkloadDef *def;	/* the workload library's, NULL for scripts */
+	const PbWorkloadDef *def;	/* of the kind's library, NULL for scripts */
 	const char *script;			/* NULL if not given */
 	int			script_weight;
 	ArrayType  *scripts;		/* NULL if not given */
@@ -341,18 +341,17 @@ typedef struct PbWorkloadEntry
 {
 	const char *name;
 	const char *description;
-	const PbWorkloadDef *def;	/* the workload library's (its options), or NULL */
+	const PbWorkloadDef *def;	/* of its kind's library (its options), or NULL */
 	bool		writes;			/* with its default options */
 } PbWorkloadEntry;
 
 /*
- * The driver of one kind of workload.  A kind is one registry row
- * (workload_registry.c) pointing at one of these; its workloads, their
- * options and defaults are the workload library's.
+ * The driver of one kind of workload, which its kind's descriptor (PbKind)
+ * points at; its workloads, their options and defaults are the kind's
+ * library's (kind.h).
  */
 typedef struct PbDriver
 {
-	PbWorkloadKind kind;
 	const char *report_style;	/* its tool's report, polarbench_report's default */
 	PbCommandRows rows;			/* where its commands' figures go */
 	bool		record_unused;	/* a command that never ran has a row too */
@@ -416,13 +415,23 @@ typedef struct PbDriver
 							const PbFiguresInput *in);
 } PbDriver;
 
-/* workload_registry.c */
-extern const PbDriver *pb_driver(int kind);
-extern const PbDriver *pb_driver_for_workload(const char *workload,
-											  const PbWorkloadDef **def);
+/*
+ * The server's descriptor of a kind of workload: what its folder exports
+ * to the server, as pb_kind_<name>, and its row in the registry
+ * (registry.c, from kind_list.h).
+ */
+typedef struct PbKind
+{
+	const PbKindLibrary *library;	/* its name, workloads and options */
+	const PbDriver *driver;
+} PbKind;
+
+/* registry.c */
+extern int	pb_kind_count(void);
+extern const PbKind *pb_kind_at(int row);
+extern int	pb_kind_find(const char *workload, const PbWorkloadDef **def);
+extern const PbDriver *pb_driver(int row);
 extern const PbDriver *pb_driver_for_style(const char *style);
-extern int	pb_driver_count(void);
-extern const PbDriver *pb_driver_at(int i);
 
 /* statement_exec.c */
 extern ParamListInfo pb_params_make(int nparams, const Oid *types);
@@ -436,11 +445,12 @@ extern void pb_report_foreign_cancel(PbRunShared *run);
 extern void pb_absorb_ignorable_error(MemoryContext cxt, PbRunShared *run);
 
 /* driver_options.c */
-extern void *pb_options_from_json(const PbWorkloadDef *def, Jsonb *given,
+extern void *pb_options_from_json(const PbKindLibrary *kind,
+								  const PbWorkloadDef *def, Jsonb *given,
 								  const char *example, bool check);
 extern void pb_refuse_script_args(const PbWorkloadArgs *args,
 								  const char *retry_hint);
-extern bool pb_library_workload_at(PbWorkloadKind kind,
+extern bool pb_library_workload_at(const PbKindLibrary *kind,
 								   bool (*writes) (const PbRunConfig *config),
 								   int i, PbWorkloadEntry *entry);
 

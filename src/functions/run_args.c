@@ -96,15 +96,6 @@ pb_server_settings_from_json(PbRunConfig *config, Jsonb *jb)
 																	   JsonbPGetDatum(jb)));
 }
 
-/* What setting a native workload's options needs */
-typedef struct PbOptionsBuilder
-{
-	PbWorkloadKind kind;
-	void	   *options;
-	bool		tables_given;
-	bool		table_size_given;
-} PbOptionsBuilder;
-
 /*
  * pb_next_unstored_id
  *		The id of a run on a hot standby, which has no sequence to draw
@@ -320,7 +311,7 @@ void
 pb_check_workload_options(const char *workload, Jsonb *options)
 {
 	const PbWorkloadDef *def;
-	const PbDriver *driver = pb_driver_for_workload(workload, &def);
+	const PbDriver *driver = pb_driver(pb_kind_find(workload, &def));
 
 	driver->check_options(def, options);
 }
@@ -407,9 +398,9 @@ pb_read_only_workloads(void)
 	StringInfoData names;
 
 	initStringInfo(&names);
-	for (int k = 0; k < pb_driver_count(); k++)
+	for (int k = 0; k < pb_kind_count(); k++)
 	{
-		const PbDriver *driver = pb_driver_at(k);
+		const PbDriver *driver = pb_driver(k);
 		PbWorkloadEntry entry;
 
 		for (int i = 0; driver->workload_at(i, &entry); i++)
@@ -436,6 +427,7 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 	PbRunParams params = *params_out;
 	PbWorkloadArgs args;
 	const PbWorkloadDef *def;
+	int			kind;
 	const PbDriver *driver;
 	bool		limited;
 
@@ -455,9 +447,9 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 		pb_run_from_args(fcinfo, background, &check, &check_config, result_out);
 	}
 
-	driver = pb_driver_for_workload(PG_ARGISNULL(ARG_WORKLOAD) ? NULL :
-									text_to_cstring(PG_GETARG_TEXT_PP(ARG_WORKLOAD)),
-									&def);
+	kind = pb_kind_find(PG_ARGISNULL(ARG_WORKLOAD) ? NULL :
+						text_to_cstring(PG_GETARG_TEXT_PP(ARG_WORKLOAD)), &def);
+	driver = pb_driver(kind);
 	limited = pb_check_limits(fcinfo, driver, &params);
 	pb_check_pacing(fcinfo, &params);
 	params.command_histograms = !params.counters_only;
@@ -465,6 +457,7 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 	args.def = def;
 
 	config = palloc0(sizeof(PbRunConfig));
+	config->kind = kind;
 	if (PB_ARG_GIVEN(ARG_SETTINGS))
 		pb_settings_from_json(config, PG_GETARG_JSONB_P(ARG_SETTINGS));
 	if (PB_ARG_GIVEN(ARG_SERVER_SETTINGS))
@@ -522,13 +515,13 @@ pb_run_configure_and_launch(FunctionCallInfo fcinfo, bool background,
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("could not generate a random seed")));
-	config->kind = driver->kind;
 	if (args->def != NULL)
 		config->workload = pstrdup(args->def->name);
 	driver->configure(args, config, &params, &estimate);
 	if (config->options != NULL)
 	{
-		config->options_json = pb_workload_options_json(config->kind, config->options);
+		config->options_json = pb_kind_options_json(pb_kind_at(config->kind)->library,
+													config->options);
 		if (config->options_json == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_OUT_OF_MEMORY),

@@ -314,7 +314,7 @@ pb_check_run_row(HeapTuple tuple, TupleDesc desc)
 
 	/* its workload's options, as that workload reads them */
 	options = pb_check_object(tuple, desc, "options");
-	def = pb_workload_find(workload);
+	(void) pb_kind_library_of(workload, &def);
 	if (def != NULL && options == NULL)
 		pb_refuse_field("options", psprintf("A run of workload \"%s\" records its options.", workload));
 	if (def == NULL && options != NULL)

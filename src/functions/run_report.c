@@ -130,8 +130,8 @@ pb_report_styles(void)
 	StringInfoData names;
 
 	initStringInfo(&names);
-	for (int i = 0; i < pb_driver_count(); i++)
-		appendStringInfo(&names, "%s%s", i > 0 ? ", " : "", pb_driver_at(i)->report_style);
+	for (int i = 0; i < pb_kind_count(); i++)
+		appendStringInfo(&names, "%s%s", i > 0 ? ", " : "", pb_driver(i)->report_style);
 	appendStringInfoString(&names, " and json");
 	return names.data;
 }
@@ -237,7 +237,7 @@ polarbench_report(PG_FUNCTION_ARGS)
 				 errmsg("run " INT64_FORMAT " has not ended", run_id),
 				 errhint("Report on it once polarbench_runs shows it finished.")));
 	if (style == NULL)
-		driver = pb_driver_for_workload(pb_row_text(&run, "workload"), &def);
+		driver = pb_driver(pb_kind_find(pb_row_text(&run, "workload"), &def));
 
 	initStringInfo(&out);
 	if (driver == NULL)

@@ -4,7 +4,7 @@
  *	  polarbench_workload_list(), behind the polarbench_workloads view:
  *	  every workload polarbench_run() takes by name, as each kind's driver
  *	  lists them, with its options (their types, ranges, defaults and what
- *	  they mean, from the workload library), whether it writes, and the
+ *	  they mean, from its kind's library), whether it writes, and the
  *	  report its tool prints.  The client's --list prints it, and takes
  *	  its option names from it.
  *
@@ -31,14 +31,14 @@ PG_FUNCTION_INFO_V1(polarbench_workload_list);
  *		(numbers), values (enums), description.
  */
 static char *
-pb_options_json(const PbWorkloadDef *def)
+pb_options_json(const PbKindLibrary *kind, const PbWorkloadDef *def)
 {
 	StringInfoData out;
 	PbOptionInfo info;
 
 	initStringInfo(&out);
 	appendStringInfoChar(&out, '[');
-	for (int i = 0; def != NULL && pb_workload_option_info(def, i, &info); i++)
+	for (int i = 0; def != NULL && pb_kind_option_info(kind, def, i, &info); i++)
 	{
 		if (i > 0)
 			appendStringInfoString(&out, ", ");
@@ -92,9 +92,10 @@ polarbench_workload_list(PG_FUNCTION_ARGS)
 	pb_journal_recover();
 
 	InitMaterializedSRF(fcinfo, 0);
-	for (int k = 0; k < pb_driver_count(); k++)
+	for (int k = 0; k < pb_kind_count(); k++)
 	{
-		const PbDriver *driver = pb_driver_at(k);
+		const PbKind *kind = pb_kind_at(k);
+		const PbDriver *driver = kind->driver;
 		PbWorkloadEntry entry;
 
 		for (int i = 0; driver->workload_at(i, &entry); i++)
@@ -103,12 +104,12 @@ polarbench_workload_list(PG_FUNCTION_ARGS)
 			bool		nulls[6] = {0};
 
 			values[0] = CStringGetTextDatum(entry.name);
-			values[1] = CStringGetTextDatum(pb_workload_kind_name(driver->kind));
+			values[1] = CStringGetTextDatum(kind->library->name);
 			values[2] = CStringGetTextDatum(entry.description);
 			values[3] = BoolGetDatum(entry.writes);
 			values[4] = CStringGetTextDatum(driver->report_style);
 			values[5] = DirectFunctionCall1(jsonb_in,
-											CStringGetDatum(pb_options_json(entry.def)));
+											CStringGetDatum(pb_options_json(kind->library, entry.def)));
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		}
 	}

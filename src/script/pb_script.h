@@ -206,23 +206,6 @@ extern void pb_scriptset_free(PbScriptSet *set);
 extern bool pb_script_parse(PbScriptSet *set, const char *name,
 							const char *text, int weight, PbError *err);
 
-/* ---- the built-in scripts (builtin_scripts.c) ---------------------------- */
-
-/* Text of a built-in script ("tpcb-like", "simple-update", "select-only"),
- * or NULL when there is none by that name. Unique prefixes are accepted as
- * pgbench does; *canonical gets the full name. */
-extern const char *pb_builtin_script(const char *name, const char **canonical);
-
-/* How many built-in scripts there are, and the name and pgbench's
- * description ("<builtin: select only>") of the i-th. */
-extern int	pb_builtin_count(void);
-extern const char *pb_builtin_name(int i);
-extern const char *pb_builtin_desc(int i);
-extern const char *pb_builtin_default_var(int i, int64_t *per_scale);
-
-/* How many built-in scripts' names start with prefix. */
-extern int	pb_builtin_matches(const char *prefix);
-
 /* ---- rules every user of the library shares (script_set.c) -------------- */
 
 /* Whether name may be a variable's, as pgbench's valid_variable_name(). */

@@ -6,7 +6,7 @@
 # In layers, each file calling only those before it (see pb_script_int.h).
 
 PB_SCRIPT_NAMES = script_error expr_node random_dist \
-	script_set builtin_scripts \
+	script_set \
 	expr_parse script_parse \
 	script_check client_vars expr_eval meta_exec script_choice
 PB_SCRIPT_SRCS = $(addprefix $(PB_SCRIPT_DIR)/,$(addsuffix .c,$(PB_SCRIPT_NAMES)))

@@ -7,14 +7,14 @@
  *	  for it, the data set -i -b names and the check of the arguments given
  *	  for it, and the lists of --list, --list NAME and -b list.
  *
- * The client knows pgbench's built-in scripts (the script library's) and
+ * The program knows pgbench's built-in scripts (the pgbench kind's) and
  * nothing else of any workload or data set: each of the server's other
  * workloads, its options and their types, defaults and ranges come from
  * the view, and so do a data set's arguments and their types, so that a
  * workload or a data set added to the server needs nothing here.  An
- * option is matched to the view's name of it by the workload library's
- * spelling rule (pb_workload_option_is: case, '-' and '_' aside), the one
- * the server reads options with; the server checks the values.
+ * option is matched to the view's name of it by the kinds' spelling rule
+ * (pb_option_is: case, '-' and '_' aside), the one the server reads
+ * options with; the server checks the values.
  *
  *-------------------------------------------------------------------------
  */
@@ -23,8 +23,8 @@
 #include "common/logging.h"
 #include "pqexpbuffer.h"
 
-#include "pb_script.h"
-#include "pb_workload.h"
+#include "kind.h"
+#include "pgbench.h"
 #include "polarbench_client.h"
 
 /* One row of polarbench_workloads, with its options' names */
@@ -117,7 +117,7 @@ static const char *
 find_option(const CatalogWorkload *w, const char *name)
 {
 	for (int i = 0; i < w->noptions; i++)
-		if (pb_workload_option_is(name, w->options[i]))
+		if (pb_option_is(name, w->options[i]))
 			return w->options[i];
 	return NULL;
 }
@@ -352,7 +352,7 @@ add_init_argument(InitOptions *init, const char *dataset, PGresult *rows,
 		const char *type = PQgetvalue(rows, r, 2);
 		bool		boolean = strcmp(PQgetvalue(rows, r, 3), "t") == 0;
 
-		if (PQgetisnull(rows, r, 0) || !pb_workload_option_is(name, argument))
+		if (PQgetisnull(rows, r, 0) || !pb_option_is(name, argument))
 			continue;
 		if (value == NULL && !boolean)
 		{

@@ -19,6 +19,7 @@
 #include "pqexpbuffer.h"
 
 #include "pb_script.h"
+#include "pgbench.h"
 #include "polarbench_client.h"
 
 /*

@@ -32,6 +32,7 @@
 
 #include "args.h"
 #include "driver.h"
+#include "pgbench.h"
 #include "settings.h"
 
 /*
@@ -267,6 +268,7 @@ pb_add_builtins(PbConfigBuilder *b, const char *workload)
 		int			weight = 1;
 		const char *canonical = NULL;
 		const char *text;
+		const PbWorkloadDef *def;
 		char	   *name;
 
 		while (*item == ' ')
@@ -288,7 +290,7 @@ pb_add_builtins(PbConfigBuilder *b, const char *workload)
 		for (char *end = name + strlen(name); end > name && end[-1] == ' ';)
 			*--end = '\0';
 
-		if (pb_workload_find(name) != NULL)
+		if (pb_kind_library_of(name, &def) != NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("workload \"%s\" cannot be combined with scripts", name),
@@ -302,8 +304,13 @@ pb_add_builtins(PbConfigBuilder *b, const char *workload)
 			for (int i = 0; i < pb_builtin_count(); i++)
 				appendStringInfo(&names, "%s%s", i > 0 ? ", " : "",
 								 pb_builtin_name(i));
-			for (int i = 0; i < pb_workload_count(); i++)
-				appendStringInfo(&names, ", %s", pb_workload_at(i)->name);
+			for (int k = 0; k < pb_kind_library_count(); k++)
+			{
+				const PbKindLibrary *kind = pb_kind_library_at(k);
+
+				for (int i = 0; i < pb_kind_workload_count(kind); i++)
+					appendStringInfo(&names, ", %s", kind->workloads[i].name);
+			}
 			if (pb_builtin_matches(name) > 1)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -600,7 +607,6 @@ pb_script_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 				 errhint("Pass pgbench script variables in vars.")));
 	memset(&b, 0, sizeof(b));
 	b.config = config;
-	config->kind = PB_KIND_SCRIPTS;
 	initStringInfo(&b.workload);
 
 	builtin_used = pb_script_take_scripts(args, &b);

@@ -21,6 +21,7 @@
 #include "utils/json.h"
 
 #include "driver.h"
+#include "pgbench.h"
 
 /* What a client running scripts keeps */
 typedef struct PbScriptDriver
@@ -612,8 +613,7 @@ pb_script_figures(const PbRunConfig *config, void *shared, void **state,
 	return NULL;
 }
 
-const PbDriver pb_script_driver = {
-	.kind = PB_KIND_SCRIPTS,
+static const PbDriver script_driver = {
 	.report_style = "pgbench",
 	.rows = PB_ROWS_STATEMENTS,
 	.record_unused = true,
@@ -636,4 +636,10 @@ const PbDriver pb_script_driver = {
 	.progress_line = pb_script_progress_line,
 	.report = pb_script_report,
 	.figures = pb_script_figures,
+};
+
+/* The kind's descriptor, its row in the registry */
+const PbKind pb_kind_pgbench = {
+	.library = &pb_pgbench_library,
+	.driver = &script_driver,
 };

@@ -54,6 +54,7 @@
 #include "utils/memutils.h"
 
 #include "driver.h"
+#include "sysbench.h"
 
 /* What the clients of a run share: sysbench.rand.unique()'s sequence */
 typedef struct PbSbShared
@@ -751,7 +752,7 @@ pb_sb_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 	PbCommandDesc *descs;
 
 	pb_refuse_script_args(args, "A sysbench workload starts an event again after a deadlock or a serialization failure, as sysbench does, and counts it in errors.");
-	o = pb_options_from_json(args->def, args->options,
+	o = pb_options_from_json(&pb_sysbench_library, args->def, args->options,
 							 "{\"tables\": 64, \"table_size\": 25000}", false);
 	pb_sysbench_resolve(o);
 	config->options = o;
@@ -781,7 +782,7 @@ pb_sb_writes(const PbRunConfig *config)
 static void
 pb_sb_check_options(const PbWorkloadDef *def, Jsonb *options)
 {
-	(void) pb_options_from_json(def, options, "{\"tables\": 64, \"table_size\": 25000}", true);
+	(void) pb_options_from_json(&pb_sysbench_library, def, options, "{\"tables\": 64, \"table_size\": 25000}", true);
 }
 
 /* The clients' shared area: the unique sequence. */
@@ -939,15 +940,14 @@ pb_sb_report(StringInfo out, PbRow *run, int64 run_id,
 	appendStringInfo(out, "    execution time (avg/stddev):   %.4f/%3.2f\n", time_avg, time_sd);
 }
 
-/* Its workloads, from the workload library's. */
+/* Its workloads, from its library's. */
 static bool
 pb_sb_workload_at(int i, PbWorkloadEntry *entry)
 {
-	return pb_library_workload_at(PB_KIND_SYSBENCH, pb_sb_writes, i, entry);
+	return pb_library_workload_at(&pb_sysbench_library, pb_sb_writes, i, entry);
 }
 
-const PbDriver pb_sysbench_driver = {
-	.kind = PB_KIND_SYSBENCH,
+static const PbDriver sysbench_driver = {
 	.report_style = "sysbench",
 	.rows = PB_ROWS_STATEMENTS,
 	.record_unused = false,
@@ -969,4 +969,10 @@ const PbDriver pb_sysbench_driver = {
 	.percentile = pb_sb_percentile,
 	.progress_line = pb_sb_progress_line,
 	.report = pb_sb_report,
+};
+
+/* The kind's descriptor, its row in the registry */
+const PbKind pb_kind_sysbench = {
+	.library = &pb_sysbench_library,
+	.driver = &sysbench_driver,
 };

@@ -16,7 +16,7 @@
  * for the customers found by name, and idx_order (o_w_id, o_d_id, o_c_id,
  * o_id), for a customer's last order; foreign keys on request.
  *
- * Rows.  Every rule of 4.3.3.1 is drawn from the workload library's TPC-C
+ * Rows.  Every rule of 4.3.3.1 is drawn from the kind's backend-free TPC-C
  * functions (tpcc_rand.c), which the workload's driver draws from too.
  * Each row (or group of rows that must agree: an order and its lines, a
  * district's permutation of customers) has a generator of its own, seeded
@@ -71,7 +71,7 @@
 
 #include "args.h"
 #include "load.h"
-#include "pb_workload.h"
+#include "tpcc.h"
 #include "safe_sql.h"
 
 /* Most warehouses a load makes: about 10 TB */

@@ -37,7 +37,7 @@
  *	  database transaction for the ten.
  *	- Stock-Level: the distinct items of the district's last 20 orders
  *	  whose stock is below a threshold of 10..20.
- * The numbers come from the workload library (tpcc_rand.c), with the
+ * The numbers come from the kind's backend-free part (tpcc_rand.c), with the
  * run's constants C drawn by the caller by the rule of 2.1.6.1 against
  * the C the load recorded.  A rolled-back New-Order is counted as a
  * completed New-Order (and in its operation's rollbacks), as the
@@ -71,6 +71,7 @@
 #include "utils/numeric.h"
 
 #include "driver.h"
+#include "tpcc.h"
 
 /* The statements, in the order of the transactions that run them */
 typedef enum PbTpccStatement
@@ -1154,7 +1155,7 @@ pb_tpcc_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 	PbCommandDesc *descs;
 
 	pb_refuse_script_args(args, NULL);
-	o = pb_options_from_json(args->def, args->options,
+	o = pb_options_from_json(&pb_tpcc_library, args->def, args->options,
 							 "{\"warehouses\": 4, \"keying_think\": true}", true);
 	if (o->keying_think && params->rate > 0)
 		ereport(ERROR,
@@ -1193,7 +1194,7 @@ pb_tpcc_writes(const PbRunConfig *config)
 static void
 pb_tpcc_check_options(const PbWorkloadDef *def, Jsonb *options)
 {
-	(void) pb_options_from_json(def, options, "{\"warehouses\": 4}", true);
+	(void) pb_options_from_json(&pb_tpcc_library, def, options, "{\"warehouses\": 4}", true);
 }
 
 /* The clients' shared counters. */
@@ -1435,15 +1436,14 @@ pb_tpcc_report(StringInfo out, PbRow *run, int64 run_id,
 	}
 }
 
-/* Its one workload, from the workload library's. */
+/* Its one workload, from its library's. */
 static bool
 pb_tpcc_workload_at(int i, PbWorkloadEntry *entry)
 {
-	return pb_library_workload_at(PB_KIND_TPCC, pb_tpcc_writes, i, entry);
+	return pb_library_workload_at(&pb_tpcc_library, pb_tpcc_writes, i, entry);
 }
 
-const PbDriver pb_tpcc_driver = {
-	.kind = PB_KIND_TPCC,
+static const PbDriver tpcc_driver = {
 	.report_style = "tpcc",
 	.rows = PB_ROWS_OPERATIONS,
 	.record_unused = true,
@@ -1467,4 +1467,10 @@ const PbDriver pb_tpcc_driver = {
 	.progress_line = pb_tpcc_progress_line,
 	.report = pb_tpcc_report,
 	.figures = pb_tpcc_figures,
+};
+
+/* The kind's descriptor, its row in the registry */
+const PbKind pb_kind_tpcc = {
+	.library = &pb_tpcc_library,
+	.driver = &tpcc_driver,
 };

@@ -23,7 +23,7 @@
 
 #include "args.h"
 #include "load.h"
-#include "pb_workload.h"
+#include "ycsb.h"
 
 #define YCSB_MAX_RECORDS		INT64CONST(1000000000000)
 #define YCSB_MAX_FIELDS			1000

@@ -66,6 +66,7 @@
 #include "utils/memutils.h"
 
 #include "driver.h"
+#include "ycsb.h"
 
 /*
  * What the clients of a run share: YCSB's insert keys
@@ -658,7 +659,7 @@ pb_ycsb_resolve(PbYcsbOptions *o)
 	SPI_finish();
 
 	memset(&err, 0, sizeof(err));
-	if (!pb_workload_check_options(PB_KIND_YCSB, o, &err))
+	if (!pb_kind_check_options(&pb_ycsb_library, o, &err))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg_internal("%s", err.message),
@@ -738,7 +739,7 @@ pb_ycsb_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 	PbCommandDesc *descs;
 
 	pb_refuse_script_args(args, "A YCSB workload counts a failed operation as an error of its operation, as YCSB does.");
-	o = pb_options_from_json(args->def, args->options,
+	o = pb_options_from_json(&pb_ycsb_library, args->def, args->options,
 							 "{\"readproportion\": 0.5, \"updateproportion\": 0.5}", false);
 	pb_ycsb_resolve(o);
 	config->options = o;
@@ -773,7 +774,7 @@ pb_ycsb_writes(const PbRunConfig *config)
 static void
 pb_ycsb_check_options(const PbWorkloadDef *def, Jsonb *options)
 {
-	(void) pb_options_from_json(def, options,
+	(void) pb_options_from_json(&pb_ycsb_library, def, options,
 								"{\"readproportion\": 0.5, \"updateproportion\": 0.5}", true);
 }
 
@@ -897,15 +898,14 @@ pb_ycsb_report(StringInfo out, PbRow *run, int64 run_id,
 	}
 }
 
-/* Its workloads, from the workload library's. */
+/* Its workloads, from its library's. */
 static bool
 pb_ycsb_workload_at(int i, PbWorkloadEntry *entry)
 {
-	return pb_library_workload_at(PB_KIND_YCSB, pb_ycsb_writes, i, entry);
+	return pb_library_workload_at(&pb_ycsb_library, pb_ycsb_writes, i, entry);
 }
 
-const PbDriver pb_ycsb_driver = {
-	.kind = PB_KIND_YCSB,
+static const PbDriver ycsb_driver = {
 	.report_style = "ycsb",
 	.rows = PB_ROWS_OPERATIONS,
 	.record_unused = false,
@@ -927,4 +927,10 @@ const PbDriver pb_ycsb_driver = {
 	.percentile = pb_ycsb_percentile,
 	.progress_line = pb_ycsb_progress_line,
 	.report = pb_ycsb_report,
+};
+
+/* The kind's descriptor, its row in the registry */
+const PbKind pb_kind_ycsb = {
+	.library = &pb_ycsb_library,
+	.driver = &ycsb_driver,
 };

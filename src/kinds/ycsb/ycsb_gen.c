@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pb_workload.h"
+#include "ycsb.h"
 
 #define PB_FNV_OFFSET_BASIS_64	UINT64_C(0xCBF29CE484222325)
 #define PB_FNV_PRIME_64			UINT64_C(1099511628211)

@@ -17,7 +17,7 @@
  */
 #include <math.h>
 
-#include "pb_workload.h"
+#include "sysbench.h"
 
 /*
  * pb_sb_rand_init

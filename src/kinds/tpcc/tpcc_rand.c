@@ -21,7 +21,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "pb_workload.h"
+#include "tpcc.h"
 
 /* 4.3.2.3: the syllables of C_LAST */
 static const char *const tpcc_syllables[10] = {

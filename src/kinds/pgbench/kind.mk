@@ -1,0 +1,5 @@
+# pgbench's scripts, a kind of workload (see ../kinds.mk): its backend-free
+# sources, which the command-line program and the unit tests build too,
+# then its server's, each file using only those before it.
+PB_KIND_pgbench_LIBRARY = builtin_scripts
+PB_KIND_pgbench_SERVER = script_exec script_config script_driver

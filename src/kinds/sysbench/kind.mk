@@ -1,0 +1,5 @@
+# sysbench's OLTP workloads, a kind of workload (see ../kinds.mk): its
+# backend-free sources, which the command-line program and the unit tests
+# build too, then its server's, each file using only those before it.
+PB_KIND_sysbench_LIBRARY = sysbench_rand sysbench_options
+PB_KIND_sysbench_SERVER = sysbench_driver

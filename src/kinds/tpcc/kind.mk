@@ -1,0 +1,5 @@
+# TPC-C, a kind of workload (see ../kinds.mk): its backend-free sources,
+# which the command-line program and the unit tests build too, then its
+# server's, each file using only those before it.
+PB_KIND_tpcc_LIBRARY = tpcc_rand tpcc_options
+PB_KIND_tpcc_SERVER = tpcc_driver
