@@ -18,11 +18,13 @@ include $(PB_MEASURE_DIR)/measure.mk
 PB_COMMON_OBJS = src/common/query_stack.o src/common/args.o src/common/safe_sql.o \
 	src/common/alter_system.o src/common/settings_journal.o src/common/settings.o \
 	src/common/worker.o src/common/admission.o
-PB_DRIVER_OBJS = src/drivers/statement_exec.o src/drivers/driver_options.o \
-	src/drivers/report_query.o \
-	$(patsubst %.c,%.o,$(PB_KIND_SERVER_SRCS)) \
-	src/drivers/registry.o
 PB_RUN_OBJS = src/run/segment.o src/run/config.o
+PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
+	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
+	src/load/page_writers.o src/load/bulk_insert.o src/load/load_staging.o
+PB_DRIVER_OBJS = src/drivers/statement_exec.o src/drivers/driver_options.o \
+	src/drivers/report_query.o
+PB_REGISTRY_OBJS = src/drivers/registry.o
 PB_ENGINE_OBJS = src/engine/run_lockwait.o \
 	src/engine/run_snapshot.o src/engine/run_status.o src/engine/run_profile.o \
 	src/engine/run_document.o src/engine/run_stats.o \
@@ -34,18 +36,13 @@ PB_FUNCTION_OBJS = src/functions/run_callsite.o src/functions/run_args.o \
 	src/functions/run_control.o src/functions/run_background.o \
 	src/functions/run_sweep.o src/functions/run_record_check.o \
 	src/functions/run_nodes.o src/functions/run_compare.o \
-	src/functions/workload_list.o
-PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
-	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
-	src/load/page_writers.o src/load/bulk_insert.o \
-	src/kinds/pgbench/pgbench_dataset.o src/kinds/sysbench/sysbench_dataset.o \
-	src/kinds/ycsb/ycsb_dataset.o src/kinds/tpcc/tpcc_dataset.o src/load/datasets.o \
-	src/load/load_staging.o src/functions/init_parallel.o src/functions/init.o \
-	src/functions/dataset_list.o src/kinds/tpcc/tpcc_check.o
+	src/functions/workload_list.o src/functions/init_parallel.o \
+	src/functions/init.o src/functions/dataset_list.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_KIND_SRCS)) \
-	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) $(PB_RUN_OBJS) $(PB_DRIVER_OBJS) \
-	$(PB_ENGINE_OBJS) $(PB_FUNCTION_OBJS) $(PB_LOAD_OBJS)
+	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) $(PB_RUN_OBJS) $(PB_LOAD_OBJS) \
+	$(PB_DRIVER_OBJS) $(patsubst %.c,%.o,$(PB_KIND_SERVER_SRCS)) \
+	$(PB_REGISTRY_OBJS) $(PB_ENGINE_OBJS) $(PB_FUNCTION_OBJS)
 
 EXTENSION = polarbench
 # the current version is assembled from sql/install/; earlier ones are kept

@@ -30,6 +30,7 @@
 
 #include "pb_script.h"
 #include "kind.h"
+#include "registry.h"
 #include "segment.h"
 
 /* The figures of a run or of one progress interval */
@@ -414,24 +415,6 @@ typedef struct PbDriver
 	char	   *(*figures) (const PbRunConfig *config, void *shared, void **state,
 							const PbFiguresInput *in);
 } PbDriver;
-
-/*
- * The server's descriptor of a kind of workload: what its folder exports
- * to the server, as pb_kind_<name>, and its row in the registry
- * (registry.c, from kind_list.h).
- */
-typedef struct PbKind
-{
-	const PbKindLibrary *library;	/* its name, workloads and options */
-	const PbDriver *driver;
-} PbKind;
-
-/* registry.c */
-extern int	pb_kind_count(void);
-extern const PbKind *pb_kind_at(int row);
-extern int	pb_kind_find(const char *workload, const PbWorkloadDef **def);
-extern const PbDriver *pb_driver(int row);
-extern const PbDriver *pb_driver_for_style(const char *style);
 
 /* statement_exec.c */
 extern ParamListInfo pb_params_make(int nparams, const Oid *types);

@@ -4,7 +4,8 @@
  *	  The server's registry of the kinds of workload: one row each, the
  *	  PbKind its folder exports (pb_kind_<name>), in the order of
  *	  kind_list.h, which kind_library.c keeps too.  A run names its kind by
- *	  its row, the same in every process of the server.
+ *	  its row, and a load its data set by its place among the kinds' data
+ *	  sets, the same in every process of the server.
  *
  * Adding a kind adds its line to kind_list.h, and so its row here: nothing
  * else of the server names a kind.
@@ -13,7 +14,10 @@
  */
 #include "postgres.h"
 
+#include "lib/stringinfo.h"
+
 #include "driver.h"
+#include "load.h"
 
 #define PB_KIND(name) extern const PbKind pb_kind_##name;
 #include "kind_list.h"
@@ -98,4 +102,65 @@ pb_driver_for_style(const char *style)
 		if (strcmp(kinds[i]->driver->report_style, style) == 0)
 			return kinds[i]->driver;
 	return NULL;
+}
+
+/*
+ * pb_dataset_at
+ *		The data set at that place among the kinds' data sets, kind by kind
+ *		in the registry's order.
+ */
+const PbDataset *
+pb_dataset_at(int dataset)
+{
+	int			n = 0;
+
+	for (int i = 0; i < lengthof(kinds); i++)
+		for (const PbDataset *const *ds = kinds[i]->datasets; ds != NULL && *ds != NULL; ds++)
+			if (n++ == dataset)
+				return *ds;
+	elog(ERROR, "unknown data set %d", dataset);
+	return NULL;				/* keep compiler quiet */
+}
+
+/* How many data sets the kinds have. */
+int
+pb_dataset_count(void)
+{
+	int			n = 0;
+
+	for (int i = 0; i < lengthof(kinds); i++)
+		for (const PbDataset *const *ds = kinds[i]->datasets; ds != NULL && *ds != NULL; ds++)
+			n++;
+	return n;
+}
+
+/*
+ * pb_dataset_find
+ *		The place of the data set of that name (case aside), or -1.
+ */
+int
+pb_dataset_find(const char *name)
+{
+	for (int d = 0; d < pb_dataset_count(); d++)
+		if (pg_strcasecmp(pb_dataset_at(d)->name, name) == 0)
+			return d;
+	return -1;
+}
+
+/*
+ * pb_dataset_names
+ *		The data sets' names for a hint: "a", "b" and "c".
+ */
+char *
+pb_dataset_names(void)
+{
+	StringInfoData out;
+	int			n = pb_dataset_count();
+
+	initStringInfo(&out);
+	for (int d = 0; d < n; d++)
+		appendStringInfo(&out, "%s\"%s\"",
+						 d == 0 ? "" : d == n - 1 ? " and " : ", ",
+						 pb_dataset_at(d)->name);
+	return out.data;
 }

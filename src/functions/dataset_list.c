@@ -17,6 +17,7 @@
 #include "utils/builtins.h"
 
 #include "load.h"
+#include "registry.h"
 #include "settings_journal.h"
 
 PG_FUNCTION_INFO_V1(polarbench_dataset_list);
@@ -37,7 +38,7 @@ polarbench_dataset_list(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	for (int d = 0; d < pb_dataset_count(); d++)
 	{
-		const PbDataset *ds = pb_loader_dataset(d);
+		const PbDataset *ds = pb_dataset_at(d);
 		int			n = 0;
 
 		while (ds->options[n].argument != NULL)

@@ -42,6 +42,7 @@
 #include "worker.h"
 #include "args.h"
 #include "load.h"
+#include "registry.h"
 #include "settings_journal.h"
 #include "safe_sql.h"
 
@@ -86,6 +87,7 @@ static void pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts,
 						  bool *given);
 static void pb_init_check_given(const PbLoadOptions *opts, const bool *given);
 static void pb_init_check_common(const PbLoadOptions *opts);
+static bool pb_dataset_reads(const PbDataset *ds, const char *argument);
 static int64 pb_init_bytes(const PbLoadOptions *opts, List *names);
 static int64 pb_init_serial(const PbLoadOptions *opts, List *names);
 
@@ -125,7 +127,7 @@ polarbench_init(PG_FUNCTION_ARGS)
 	pb_init_parse(fcinfo, &opts, given);
 	pb_init_check_given(&opts, given);
 	pb_init_check_common(&opts);
-	ds = pb_loader_dataset(opts.dataset);
+	ds = pb_dataset_at(opts.dataset);
 	ds->check(&opts);
 
 	names = ds->table_names(&opts);
@@ -181,7 +183,7 @@ polarbench_init(PG_FUNCTION_ARGS)
 	/* what interrupted loads left; then nothing may be in the way */
 	pb_staging_drop_orphans(&opts);
 	if (!opts.extend)
-		pb_staging_check_names(&opts, names);
+		pb_staging_check_names(ds, &opts, names);
 
 	if (opts.parallel > 1 && ds->njobs(&opts, true) > 1)
 		rows = pb_loader_run_parallel(&opts, names);
@@ -214,7 +216,7 @@ polarbench_init(PG_FUNCTION_ARGS)
 static int64
 pb_init_serial(const PbLoadOptions *opts, List *names)
 {
-	const PbDataset *ds = pb_loader_dataset(opts->dataset);
+	const PbDataset *ds = pb_dataset_at(opts->dataset);
 	PbLoadOptions staged = *opts;
 	PbProgress	progress;
 	int			njobs = ds->njobs(opts, false);
@@ -231,7 +233,7 @@ pb_init_serial(const PbLoadOptions *opts, List *names)
 	for (int job = 0; job < njobs; job++)
 		rows += ds->run_job(&staged, job, false, &progress);
 	if (opts->extend)
-		pb_staging_append(&staged);
+		pb_staging_append(ds, &staged);
 	ds->finish(opts, false);
 	pb_loader_compress_wal_end(nest_level);
 	return rows;
@@ -390,7 +392,7 @@ pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts, bool *given)
 	opts->warehouses = pb_init_int(fcinfo, 16);
 	/* not given: where the data set's pages compress */
 	opts->wal_compression = pb_init_left_out(fcinfo, PB_INIT_WAL_COMPRESSION) ?
-		pb_loader_dataset(opts->dataset)->compressible :
+		pb_dataset_at(opts->dataset)->compressible :
 		PG_GETARG_BOOL(PB_INIT_WAL_COMPRESSION);
 
 	if (pg_strcasecmp(method, "range") == 0)
@@ -413,7 +415,7 @@ pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts, bool *given)
 static void
 pb_init_check_given(const PbLoadOptions *opts, const bool *given)
 {
-	const PbDataset *ds = pb_loader_dataset(opts->dataset);
+	const PbDataset *ds = pb_dataset_at(opts->dataset);
 	StringInfoData unread;
 	StringInfoData reads;
 	int			nunread = 0;
@@ -456,6 +458,20 @@ pb_init_check_given(const PbLoadOptions *opts, const bool *given)
 			 errhint("It takes no arguments of its own, only those every data set takes: parallel, fillfactor, unlogged, drop, progress and wal_compression.") :
 			 errhint("It takes %s, and those every data set takes: parallel, fillfactor, unlogged, drop, progress and wal_compression.",
 					 reads.data)));
+}
+
+/*
+ * pb_dataset_reads
+ *		Whether a data set reads an argument of polarbench_init() of its own
+ *		(beyond those every data set reads).
+ */
+static bool
+pb_dataset_reads(const PbDataset *ds, const char *argument)
+{
+	for (const PbDatasetOption *o = ds->options; o->argument != NULL; o++)
+		if (strcmp(o->argument, argument) == 0)
+			return true;
+	return false;
 }
 
 /*

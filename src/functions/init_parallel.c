@@ -66,6 +66,7 @@
 #include "admission.h"
 #include "worker.h"
 #include "load.h"
+#include "registry.h"
 
 /* What the leader says, in PbLoadShared.verdict */
 typedef enum PbLoadVerdict
@@ -138,7 +139,7 @@ static void pb_loader_worker_cleanup(PbLoadShared *shared);
 int64
 pb_loader_run_parallel(const PbLoadOptions *opts, List *names)
 {
-	const PbDataset *ds = pb_loader_dataset(opts->dataset);
+	const PbDataset *ds = pb_dataset_at(opts->dataset);
 	int			njobs = ds->njobs(opts, true);
 	int			nworkers = Min(opts->parallel, njobs);
 	PbLoadLeader *leader;
@@ -221,11 +222,11 @@ pb_loader_run_parallel(const PbLoadOptions *opts, List *names)
 
 		/* step 3, in the caller's transaction: all or nothing */
 		if (opts->extend)
-			pb_staging_append(&shared->opts);
+			pb_staging_append(ds, &shared->opts);
 		else
 		{
 			pb_staging_drop_replaced(opts, names);
-			pb_staging_promote(&shared->opts);
+			pb_staging_promote(ds, &shared->opts);
 		}
 		ds->finish(opts, true);
 
@@ -440,7 +441,7 @@ static void
 pb_loader_worker_run(PbLoadShared *shared, int index)
 {
 	const PbLoadOptions *opts = &shared->opts;
-	const PbDataset *ds = pb_loader_dataset(opts->dataset);
+	const PbDataset *ds = pb_dataset_at(opts->dataset);
 	PbLoadWorkerSlot *slot = &shared->workers[index];
 	Latch	   *leader_latch = &GetPGProcByNumber(shared->leader_pgprocno)->procLatch;
 	PbProgress	progress;
@@ -523,7 +524,7 @@ pb_loader_worker_cleanup(PbLoadShared *shared)
 	pb_xact_begin(NIL);
 	pgstat_report_activity(STATE_RUNNING,
 						   "polarbench_init: dropping a failed load");
-	pb_staging_drop(&shared->opts);
+	pb_staging_drop(pb_dataset_at(shared->opts.dataset), &shared->opts);
 	pb_xact_commit();
 	pgstat_report_activity(STATE_IDLE, NULL);
 }

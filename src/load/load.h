@@ -70,7 +70,8 @@ typedef enum PbPartitionMethod
  */
 typedef struct PbLoadOptions
 {
-	int			dataset;		/* its row in the registry (datasets.c) */
+	int			dataset;		/* its place among the kinds' data sets
+								 * (drivers/registry.c) */
 	int			scale;
 	int			tables;
 	int			table_size;
@@ -277,20 +278,14 @@ extern TupleTableSlot *pb_bulk_next_slot(PbBulkInsert *bulk);
 extern void pb_bulk_store(PbBulkInsert *bulk);
 extern int64 pb_bulk_end(PbBulkInsert *bulk);
 
-/* datasets.c: the registry of the data sets (dataset_*.c) */
-extern const PbDataset *pb_loader_dataset(int dataset);
-extern int	pb_dataset_find(const char *name);
-extern int	pb_dataset_count(void);
-extern char *pb_dataset_names(void);
-extern bool pb_dataset_reads(const PbDataset *ds, const char *argument);
-
 /* load_staging.c */
 extern void pb_staging_drop_orphans(const PbLoadOptions *opts);
-extern void pb_staging_drop(const PbLoadOptions *opts);
-extern void pb_staging_promote(const PbLoadOptions *opts);
-extern void pb_staging_check_names(const PbLoadOptions *opts, List *replaced);
+extern void pb_staging_drop(const PbDataset *ds, const PbLoadOptions *opts);
+extern void pb_staging_promote(const PbDataset *ds, const PbLoadOptions *opts);
+extern void pb_staging_check_names(const PbDataset *ds,
+								   const PbLoadOptions *opts, List *replaced);
 extern void pb_staging_drop_replaced(const PbLoadOptions *opts, List *names);
-extern void pb_staging_append(const PbLoadOptions *opts);
+extern void pb_staging_append(const PbDataset *ds, const PbLoadOptions *opts);
 
 /* functions/init_parallel.c */
 extern int64 pb_loader_run_parallel(const PbLoadOptions *opts, List *names);

@@ -2,4 +2,4 @@
 # sources, which the command-line program and the unit tests build too,
 # then its server's, each file using only those before it.
 PB_KIND_pgbench_LIBRARY = builtin_scripts
-PB_KIND_pgbench_SERVER = script_exec script_config script_driver
+PB_KIND_pgbench_SERVER = pgbench_dataset script_exec script_config script_driver

@@ -638,8 +638,13 @@ static const PbDriver script_driver = {
 	.figures = pb_script_figures,
 };
 
+/* The data sets of the kind (pgbench_dataset.c) */
+extern const struct PbDataset pb_dataset_pgbench;
+static const struct PbDataset *const pgbench_datasets[] = {&pb_dataset_pgbench, NULL};
+
 /* The kind's descriptor, its row in the registry */
 const PbKind pb_kind_pgbench = {
 	.library = &pb_pgbench_library,
 	.driver = &script_driver,
+	.datasets = pgbench_datasets,
 };

@@ -2,4 +2,4 @@
 # backend-free sources, which the command-line program and the unit tests
 # build too, then its server's, each file using only those before it.
 PB_KIND_sysbench_LIBRARY = sysbench_rand sysbench_options
-PB_KIND_sysbench_SERVER = sysbench_driver
+PB_KIND_sysbench_SERVER = sysbench_dataset sysbench_driver

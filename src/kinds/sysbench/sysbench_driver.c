@@ -971,8 +971,13 @@ static const PbDriver sysbench_driver = {
 	.report = pb_sb_report,
 };
 
+/* The data sets of the kind (sysbench_dataset.c) */
+extern const struct PbDataset pb_dataset_sysbench;
+static const struct PbDataset *const sysbench_datasets[] = {&pb_dataset_sysbench, NULL};
+
 /* The kind's descriptor, its row in the registry */
 const PbKind pb_kind_sysbench = {
 	.library = &pb_sysbench_library,
 	.driver = &sysbench_driver,
+	.datasets = sysbench_datasets,
 };

@@ -2,4 +2,4 @@
 # which the command-line program and the unit tests build too, then its
 # server's, each file using only those before it.
 PB_KIND_tpcc_LIBRARY = tpcc_rand tpcc_options
-PB_KIND_tpcc_SERVER = tpcc_driver
+PB_KIND_tpcc_SERVER = tpcc_dataset tpcc_check tpcc_driver

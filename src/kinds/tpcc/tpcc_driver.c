@@ -1469,8 +1469,13 @@ static const PbDriver tpcc_driver = {
 	.figures = pb_tpcc_figures,
 };
 
+/* The data sets of the kind (tpcc_dataset.c) */
+extern const struct PbDataset pb_dataset_tpcc;
+static const struct PbDataset *const tpcc_datasets[] = {&pb_dataset_tpcc, NULL};
+
 /* The kind's descriptor, its row in the registry */
 const PbKind pb_kind_tpcc = {
 	.library = &pb_tpcc_library,
 	.driver = &tpcc_driver,
+	.datasets = tpcc_datasets,
 };

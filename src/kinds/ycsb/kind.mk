@@ -2,4 +2,4 @@
 # sources, which the command-line program and the unit tests build too,
 # then its server's, each file using only those before it.
 PB_KIND_ycsb_LIBRARY = ycsb_gen ycsb_options
-PB_KIND_ycsb_SERVER = ycsb_driver
+PB_KIND_ycsb_SERVER = ycsb_dataset ycsb_driver

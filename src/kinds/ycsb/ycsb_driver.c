@@ -929,8 +929,13 @@ static const PbDriver ycsb_driver = {
 	.report = pb_ycsb_report,
 };
 
+/* The data sets of the kind (ycsb_dataset.c) */
+extern const struct PbDataset pb_dataset_ycsb;
+static const struct PbDataset *const ycsb_datasets[] = {&pb_dataset_ycsb, NULL};
+
 /* The kind's descriptor, its row in the registry */
 const PbKind pb_kind_ycsb = {
 	.library = &pb_ycsb_library,
 	.driver = &ycsb_driver,
+	.datasets = ycsb_datasets,
 };
