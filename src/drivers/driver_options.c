@@ -13,7 +13,7 @@
 #include "postgres.h"
 
 #include "args.h"
-#include "driver.h"
+#include "driver_options.h"
 
 /* What pb_set_json_option() sets an option of */
 typedef struct PbJsonOptions

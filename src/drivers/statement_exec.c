@@ -28,7 +28,7 @@
 #include "tcop/dest.h"
 #include "utils/memutils.h"
 
-#include "driver.h"
+#include "statement_exec.h"
 
 /* The receiver: whether the statement returns rows at all */
 typedef struct PbDiscard

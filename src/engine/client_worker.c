@@ -47,6 +47,7 @@
 #include "utils/wait_event.h"
 
 #include "engine.h"
+#include "statement_exec.h"
 
 /*
  * Each client draws its numbers from the run's seed plus its number times

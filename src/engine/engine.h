@@ -19,15 +19,8 @@
 #include "utils/hsearch.h"
 
 #include "driver.h"
+#include "run.h"
 #include "segment.h"
-
-/* What a finished run gives back */
-typedef struct PbRunResult
-{
-	int64		run_id;
-	double		seconds;
-	PbRunSummary summary;
-} PbRunResult;
 
 /* Cumulative totals of all clients at one instant */
 typedef struct PbTotals
@@ -53,28 +46,6 @@ typedef struct PbTotals
 
 /* detail of failures whose reason only the server log has */
 #define PB_SEE_LOG "See the server log for the reason."
-
-/* run/segment.c */
-extern Size pb_slot_size(int ncommands, bool command_histograms);
-extern uint64 *pb_slot_command_histogram(PbRunShared *run, PbClientSlot *slot,
-										 int command);
-extern bool pb_set_stop(PbRunShared *run, PbStopReason reason);
-extern void pb_fail_run(PbRunShared *run, int client, int code,
-						const char *message, const char *detail);
-extern void pb_fail_run_hint(PbRunShared *run, int client, int code,
-							 const char *message, const char *detail,
-							 const char *hint);
-extern void pb_fail_run_error(PbRunShared *run, int client, int code,
-							  const char *message, const char *detail,
-							  const char *hint, const char *context);
-extern void pb_fail_run_too_long(PbRunShared *run);
-extern void pb_wake_launcher(PbRunShared *run);
-extern void pb_wake_recorder(PbRunShared *run);
-
-/* run/config.c */
-extern Size pb_config_size(const PbRunConfig *config);
-extern void pb_config_serialize(const PbRunConfig *config, char *dest);
-extern PbRunConfig *pb_config_deserialize(const char *src);
 
 /* run_status.c: what a run cut short is recorded and shown as */
 #define PB_INTERRUPTED_SQLSTATE	ERRCODE_ADMIN_SHUTDOWN

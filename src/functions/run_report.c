@@ -25,6 +25,7 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 
+#include "report_query.h"
 #include "safe_sql.h"
 #include "settings_journal.h"
 #include "functions.h"

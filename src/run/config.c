@@ -16,7 +16,7 @@
 
 #include "utils/builtins.h"
 
-#include "engine.h"
+#include "run.h"
 
 /*
  * pb_config_encode_options

@@ -11,7 +11,7 @@
 
 #include "storage/proc.h"
 
-#include "engine.h"
+#include "segment.h"
 
 static void pb_wake_clients(PbRunShared *run);
 

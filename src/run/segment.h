@@ -339,4 +339,21 @@ pb_run_cutoff(const PbRunShared *run)
 	return run->end_ns + run->grace_ns;
 }
 
+/* segment.c */
+extern Size pb_slot_size(int ncommands, bool command_histograms);
+extern uint64 *pb_slot_command_histogram(PbRunShared *run, PbClientSlot *slot,
+										 int command);
+extern bool pb_set_stop(PbRunShared *run, PbStopReason reason);
+extern void pb_fail_run(PbRunShared *run, int client, int code,
+						const char *message, const char *detail);
+extern void pb_fail_run_hint(PbRunShared *run, int client, int code,
+							 const char *message, const char *detail,
+							 const char *hint);
+extern void pb_fail_run_error(PbRunShared *run, int client, int code,
+							  const char *message, const char *detail,
+							  const char *hint, const char *context);
+extern void pb_fail_run_too_long(PbRunShared *run);
+extern void pb_wake_launcher(PbRunShared *run);
+extern void pb_wake_recorder(PbRunShared *run);
+
 #endif							/* PB_SEGMENT_H */

@@ -32,6 +32,7 @@
 
 #include "args.h"
 #include "driver.h"
+#include "script_exec.h"
 #include "pgbench.h"
 #include "settings.h"
 

@@ -21,6 +21,8 @@
 #include "utils/json.h"
 
 #include "driver.h"
+#include "report_query.h"
+#include "script_exec.h"
 #include "pgbench.h"
 
 /* What a client running scripts keeps */

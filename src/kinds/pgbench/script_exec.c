@@ -38,7 +38,8 @@
 #include "storage/latch.h"
 #include "utils/wait_event.h"
 
-#include "driver.h"
+#include "script_exec.h"
+#include "statement_exec.h"
 
 /*
  * pb_script_sqlstate

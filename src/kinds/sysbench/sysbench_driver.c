@@ -54,6 +54,9 @@
 #include "utils/memutils.h"
 
 #include "driver.h"
+#include "driver_options.h"
+#include "report_query.h"
+#include "statement_exec.h"
 #include "sysbench.h"
 
 /* What the clients of a run share: sysbench.rand.unique()'s sequence */

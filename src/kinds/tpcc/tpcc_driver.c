@@ -71,6 +71,9 @@
 #include "utils/numeric.h"
 
 #include "driver.h"
+#include "driver_options.h"
+#include "report_query.h"
+#include "statement_exec.h"
 #include "tpcc.h"
 
 /* The statements, in the order of the transactions that run them */

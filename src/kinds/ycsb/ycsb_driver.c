@@ -66,6 +66,9 @@
 #include "utils/memutils.h"
 
 #include "driver.h"
+#include "driver_options.h"
+#include "report_query.h"
+#include "statement_exec.h"
 #include "ycsb.h"
 
 /*
