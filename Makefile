@@ -1,12 +1,18 @@
 # polarbench: PGXS build of the extension, its regression and TAP tests.
 #
-# The sources, by layer, lowest first: what every layer shares (common), the
-# backend-free libraries (script, workload, measure), the workloads' drivers,
-# the run engine, the SQL entry points of runs, and the loader.  Each object
-# uses only symbols of its own layer's earlier objects and of lower layers,
-# in the order OBJS lists them: test/check_layers.sh reads the objects'
-# symbols and fails the suite on a call upwards or a cycle.  The
-# command-line program in src/bin/polarbench has a PGXS Makefile of its own.
+# The sources, by layer, lowest first: what every layer shares (common);
+# the backend-free libraries (script, the option machinery the kinds of
+# workload share, measure); the run model (run); the loader's machinery
+# (load); what the drivers share (drivers); each kind's own part, its
+# backend-free sources then the server's, read from src/kinds/kind_list.h
+# and each kind's kind.mk (src/kinds/kinds.mk), and the list of the kinds;
+# the server's registry of the kinds; the run engine (engine); the
+# SQL-callable functions (functions).  Each object uses only symbols of the
+# objects before it in OBJS, and a folder's files include only headers of
+# folders whose first object comes no later: test/check_layers.sh checks
+# both and fails the suite on a call or an include upwards.  Adding a kind
+# edits nothing here.  The command-line program in src/bin/polarbench has a
+# PGXS Makefile of its own.
 
 MODULE_big = polarbench
 PB_SCRIPT_DIR = src/script
@@ -39,9 +45,11 @@ PB_FUNCTION_OBJS = src/functions/run_callsite.o src/functions/run_args.o \
 	src/functions/workload_list.o src/functions/init_parallel.o \
 	src/functions/init.o src/functions/dataset_list.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
-	$(patsubst %.c,%.o,$(PB_KIND_SRCS)) \
+	$(patsubst %.c,%.o,$(PB_KIND_OPTIONS_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) $(PB_RUN_OBJS) $(PB_LOAD_OBJS) \
-	$(PB_DRIVER_OBJS) $(patsubst %.c,%.o,$(PB_KIND_SERVER_SRCS)) \
+	$(PB_DRIVER_OBJS) $(patsubst %.c,%.o,$(PB_KIND_LIBRARY_SRCS)) \
+	$(patsubst %.c,%.o,$(PB_KIND_LIST_SRCS)) \
+	$(patsubst %.c,%.o,$(PB_KIND_SERVER_SRCS)) \
 	$(PB_REGISTRY_OBJS) $(PB_ENGINE_OBJS) $(PB_FUNCTION_OBJS)
 
 EXTENSION = polarbench

@@ -217,26 +217,6 @@ pb_spi_run(SPIPlanPtr plan, ParamListInfo params, PbTxnCounts *counts,
 }
 
 /*
- * pb_report_foreign_cancel
- *		After an error longjmp'd back, before it is copied: if it is a
- *		cancel that the run did not send (it is not stopping), report it as
- *		a client's backend reports its errors, to the server log, through
- *		emit_log_hook, where an extension may say what the cancel was.
- *		Citus's distributed deadlock detection cancels one backend of a
- *		deadlock that spans nodes, and its hook makes that error a deadlock
- *		(40P01) as it is reported: the error a client receives, and retries
- *		as any deadlock.  A worker reports no other error it handles: those
- *		are already what a client would receive.
- */
-void
-pb_report_foreign_cancel(PbRunShared *run)
-{
-	if (geterrcode() == ERRCODE_QUERY_CANCELED &&
-		pg_atomic_read_u32(&run->stop_reason) == PB_STOP_NONE)
-		EmitErrorReport();
-}
-
-/*
  * pb_absorb_ignorable_error
  *		In a PG_CATCH block: if the error is one that a workload's tool goes
  *		on after (40P01, 23505, 40001) and the run is not stopping, roll the

@@ -39,7 +39,6 @@ extern bool pb_plan_is_read_only(SPIPlanPtr plan);
 extern bool pb_plan_is_utility(SPIPlanPtr plan);
 extern void pb_spi_run(SPIPlanPtr plan, ParamListInfo params,
 					   PbTxnCounts *counts, bool read_only);
-extern void pb_report_foreign_cancel(PbRunShared *run);
 extern void pb_absorb_ignorable_error(MemoryContext cxt, PbRunShared *run);
 
 #endif							/* PB_STATEMENT_EXEC_H */

@@ -47,7 +47,6 @@
 #include "utils/wait_event.h"
 
 #include "engine.h"
-#include "statement_exec.h"
 
 /*
  * Each client draws its numbers from the run's seed plus its number times

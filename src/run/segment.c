@@ -2,9 +2,10 @@
  *
  * segment.c
  *	  Access to a run's dynamic shared memory segment: client slots, the
- *	  stop flag and the launcher's latch.
+ *	  stop flag, the run's error and the latches of the launcher, the
+ *	  recorder and the clients; and how a client reports an error it
+ *	  catches, which depends on whether the run is stopping.
  *
-
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -176,4 +177,24 @@ pb_wake_recorder(PbRunShared *run)
 
 	if (procno != 0)
 		SetLatch(&ProcGlobal->allProcs[procno - 1].procLatch);
+}
+
+/*
+ * pb_report_foreign_cancel
+ *		After an error longjmp'd back, before it is copied: if it is a
+ *		cancel that the run did not send (it is not stopping), report it as
+ *		a client's backend reports its errors, to the server log, through
+ *		emit_log_hook, where an extension may say what the cancel was.
+ *		Citus's distributed deadlock detection cancels one backend of a
+ *		deadlock that spans nodes, and its hook makes that error a deadlock
+ *		(40P01) as it is reported: the error a client receives, and retries
+ *		as any deadlock.  A worker reports no other error it handles: those
+ *		are already what a client would receive.
+ */
+void
+pb_report_foreign_cancel(PbRunShared *run)
+{
+	if (geterrcode() == ERRCODE_QUERY_CANCELED &&
+		pg_atomic_read_u32(&run->stop_reason) == PB_STOP_NONE)
+		EmitErrorReport();
 }

@@ -355,5 +355,6 @@ extern void pb_fail_run_error(PbRunShared *run, int client, int code,
 extern void pb_fail_run_too_long(PbRunShared *run);
 extern void pb_wake_launcher(PbRunShared *run);
 extern void pb_wake_recorder(PbRunShared *run);
+extern void pb_report_foreign_cancel(PbRunShared *run);
 
 #endif							/* PB_SEGMENT_H */

@@ -3,3 +3,5 @@
 # then its server's, each file using only those before it.
 PB_KIND_pgbench_LIBRARY = builtin_scripts
 PB_KIND_pgbench_SERVER = pgbench_dataset script_exec script_config script_driver
+# the words besides its name that name it in code (test/check_kind_names.sh)
+PB_KIND_pgbench_WORDS =

@@ -3,3 +3,5 @@
 # build too, then its server's, each file using only those before it.
 PB_KIND_sysbench_LIBRARY = sysbench_rand sysbench_options
 PB_KIND_sysbench_SERVER = sysbench_dataset sysbench_driver
+# the words besides its name that name it in code (test/check_kind_names.sh)
+PB_KIND_sysbench_WORDS = oltp

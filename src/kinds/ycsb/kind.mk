@@ -3,3 +3,5 @@
 # then its server's, each file using only those before it.
 PB_KIND_ycsb_LIBRARY = ycsb_gen ycsb_options
 PB_KIND_ycsb_SERVER = ycsb_dataset ycsb_driver
+# the words besides its name that name it in code (test/check_kind_names.sh)
+PB_KIND_ycsb_WORDS =
