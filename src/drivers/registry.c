@@ -14,8 +14,6 @@
  */
 #include "postgres.h"
 
-#include "lib/stringinfo.h"
-
 #include "driver.h"
 #include "load.h"
 
@@ -145,22 +143,4 @@ pb_dataset_find(const char *name)
 		if (pg_strcasecmp(pb_dataset_at(d)->name, name) == 0)
 			return d;
 	return -1;
-}
-
-/*
- * pb_dataset_names
- *		The data sets' names for a hint: "a", "b" and "c".
- */
-char *
-pb_dataset_names(void)
-{
-	StringInfoData out;
-	int			n = pb_dataset_count();
-
-	initStringInfo(&out);
-	for (int d = 0; d < n; d++)
-		appendStringInfo(&out, "%s\"%s\"",
-						 d == 0 ? "" : d == n - 1 ? " and " : ", ",
-						 pb_dataset_at(d)->name);
-	return out.data;
 }

@@ -372,7 +372,7 @@ pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts, bool *given)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown data set \"%s\"", dataset),
-				 errhint("Valid data sets are %s.", pb_dataset_names())));
+				 errhint("polarbench_datasets lists the data sets.")));
 
 	opts->scale = pb_init_int(fcinfo, 1);
 	opts->tables = pb_init_int(fcinfo, 2);

@@ -278,7 +278,8 @@ check_workload_options(const Catalog *cat, ClientOptions *opts)
 			else
 			{
 				pg_log_error("option --%s applies to a workload chosen with -b, not to scripts", name);
-				pg_log_error_hint("The workloads that take it: %s.", takers.data);
+				pg_log_error_hint("\"%s --list\" lists the workloads, and \"%s --list NAME\" the options of one.",
+								  progname, progname);
 			}
 			termPQExpBuffer(&takers);
 			return false;
@@ -389,22 +390,14 @@ add_init_argument(InitOptions *init, const char *dataset, PGresult *rows,
 
 /*
  * report_unknown_dataset
- *		A data set -i -b names that the server does not have, with the ones
- *		it has.
+ *		A data set -i -b names that the server does not have; --list lists
+ *		those it has.
  */
 static void
-report_unknown_dataset(PGconn *conn, const char *dataset)
+report_unknown_dataset(const char *dataset)
 {
-	PGresult   *res = exec_query(conn, 0,
-								 "SELECT pg_catalog.string_agg(name, ', ')"
-								 "  FROM @extschema@.polarbench_datasets",
-								 0, NULL);
-
 	pg_log_error("no data set named \"%s\"", dataset);
-	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1)
-		pg_log_error_hint("The server's data sets are %s; \"%s --list\" describes them.",
-						  PQgetvalue(res, 0, 0), progname);
-	PQclear(res);
+	pg_log_error_hint("\"%s --list\" lists the server's data sets.", progname);
 }
 
 /*
@@ -448,7 +441,7 @@ resolve_dataset(PGconn *conn, InitOptions *init)
 	}
 	if (PQntuples(rows) == 0)
 	{
-		report_unknown_dataset(conn, dataset);
+		report_unknown_dataset(dataset);
 		PQclear(rows);
 		return false;
 	}
@@ -505,8 +498,7 @@ check_report_style(PGconn *conn, const ClientOptions *opts)
 		strcmp(opts->report, "csv") == 0)
 		return true;
 	res = exec_query(conn, 0,
-					 "SELECT pg_catalog.string_agg(DISTINCT report_style, ', ' ORDER BY report_style),"
-					 "       pg_catalog.bool_or(report_style OPERATOR(pg_catalog.=) $1)"
+					 "SELECT pg_catalog.bool_or(report_style OPERATOR(pg_catalog.=) $1)"
 					 "  FROM @extschema@.polarbench_workloads",
 					 1, params);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
@@ -515,11 +507,12 @@ check_report_style(PGconn *conn, const ClientOptions *opts)
 		PQclear(res);
 		return false;
 	}
-	found = strcmp(PQgetvalue(res, 0, 1), "t") == 0;
+	found = strcmp(PQgetvalue(res, 0, 0), "t") == 0;
 	if (!found)
 	{
 		pg_log_error("invalid report style \"%s\"", opts->report);
-		pg_log_error_hint("The styles are %s, json and csv.", PQgetvalue(res, 0, 0));
+		pg_log_error_hint("The styles are json, csv and each workload's report style, which \"%s --list NAME\" shows.",
+						  progname);
 	}
 	PQclear(res);
 	return found;

@@ -299,29 +299,16 @@ pb_add_builtins(PbConfigBuilder *b, const char *workload)
 		text = pb_builtin_script(name, &canonical);
 		if (text == NULL)
 		{
-			StringInfoData names;
-
-			initStringInfo(&names);
-			for (int i = 0; i < pb_builtin_count(); i++)
-				appendStringInfo(&names, "%s%s", i > 0 ? ", " : "",
-								 pb_builtin_name(i));
-			for (int k = 0; k < pb_kind_library_count(); k++)
-			{
-				const PbKindLibrary *kind = pb_kind_library_at(k);
-
-				for (int i = 0; i < pb_kind_workload_count(kind); i++)
-					appendStringInfo(&names, ", %s", kind->workloads[i].name);
-			}
 			if (pb_builtin_matches(name) > 1)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("ambiguous builtin name: %d builtin scripts found for prefix \"%s\"",
 								pb_builtin_matches(name), name),
-						 errhint("The built-in workloads are %s.", names.data)));
+						 errhint("polarbench_workloads lists the workloads.")));
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("no builtin script found for name \"%s\"", name),
-					 errhint("The built-in workloads are %s.", names.data)));
+					 errhint("polarbench_workloads lists the workloads.")));
 		}
 		pb_add_script(b, canonical ? canonical : name, text, weight);
 		b->builtin_used = true;
