@@ -591,8 +591,8 @@ pb_script_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 	if (args->options != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("options apply to sysbench and YCSB workloads"),
-				 errhint("Pass pgbench script variables in vars.")));
+				 errmsg("pgbench scripts take no options"),
+				 errhint("Only the workloads of other tools take options (polarbench_workloads lists them); pass pgbench script variables in vars.")));
 	memset(&b, 0, sizeof(b));
 	b.config = config;
 	initStringInfo(&b.workload);
