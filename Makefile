@@ -24,7 +24,7 @@ include $(PB_MEASURE_DIR)/measure.mk
 PB_COMMON_OBJS = src/common/query_stack.o src/common/args.o src/common/safe_sql.o \
 	src/common/alter_system.o src/common/settings_journal.o src/common/settings.o \
 	src/common/worker.o src/common/admission.o
-PB_RUN_OBJS = src/run/segment.o src/run/config.o
+PB_RUN_OBJS = src/run/figures.o src/run/segment.o src/run/config.o
 PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
 	src/load/page_writers.o src/load/bulk_insert.o src/load/load_staging.o

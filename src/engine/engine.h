@@ -22,26 +22,20 @@
 #include "run.h"
 #include "segment.h"
 
-/* Cumulative totals of all clients at one instant */
+/*
+ * Cumulative totals of all clients at one instant: each figure the clients
+ * count in their slots (the counters of PB_RUN_FIGURES), and the sums the
+ * averages are made of.
+ */
 typedef struct PbTotals
 {
-	int64		transactions;
-	int64		statements;
-	int64		failed;
-	int64		reads;
-	int64		writes;
-	int64		others;
-	int64		errors;
+#define PB_TOTAL_MEMBER(name, type, nulls, counter, run, progress, live, program) \
+	PB_FIG_IF(counter, int64 name;)
+	PB_RUN_FIGURES(PB_TOTAL_MEMBER)
+#undef PB_TOTAL_MEMBER
 	int64		latency_sum_ns;
 	double		latency_sumsq;
-	int64		failed_serialization;
-	int64		failed_deadlock;
-	int64		retried;
-	int64		retries;
-	int64		skipped;
-	int64		late;
 	int64		lag_sum_ns;
-	int64		cut_off;
 } PbTotals;
 
 /* detail of failures whose reason only the server log has */

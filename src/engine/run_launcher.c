@@ -441,24 +441,14 @@ pb_init_slots(PbRunShared *run, char *slots, int ncommands)
 
 		pg_atomic_init_u32(&slot->status, PB_SLOT_STARTING);
 		pg_atomic_init_u32(&slot->pgprocno, 0);
-		pg_atomic_init_u64(&slot->transactions, 0);
-		pg_atomic_init_u64(&slot->failed, 0);
-		pg_atomic_init_u64(&slot->statements, 0);
-		pg_atomic_init_u64(&slot->reads, 0);
-		pg_atomic_init_u64(&slot->writes, 0);
-		pg_atomic_init_u64(&slot->others, 0);
-		pg_atomic_init_u64(&slot->errors, 0);
+#define PB_SLOT_COUNTER_INIT(name, type, nulls, counter, r, p, l, g) \
+		PB_FIG_IF(counter, pg_atomic_init_u64(&slot->name, 0);)
+		PB_RUN_FIGURES(PB_SLOT_COUNTER_INIT)
+#undef PB_SLOT_COUNTER_INIT
 		pg_atomic_init_u64(&slot->latency_sum_ns, 0);
 		pg_atomic_init_u64(&slot->latency_sumsq, 0);
 		pg_atomic_init_u64(&slot->latency_min_ns, PG_UINT64_MAX);
 		pg_atomic_init_u64(&slot->latency_max_ns, 0);
-		pg_atomic_init_u64(&slot->cut_off, 0);
-		pg_atomic_init_u64(&slot->failed_serialization, 0);
-		pg_atomic_init_u64(&slot->failed_deadlock, 0);
-		pg_atomic_init_u64(&slot->retried, 0);
-		pg_atomic_init_u64(&slot->retries, 0);
-		pg_atomic_init_u64(&slot->skipped, 0);
-		pg_atomic_init_u64(&slot->late, 0);
 		pg_atomic_init_u64(&slot->lag_sum_ns, 0);
 		pg_atomic_init_u64(&slot->lag_max_ns, 0);
 		for (int c = 0; c < ncommands; c++)
@@ -750,8 +740,8 @@ pb_launch_collect(PbLaunch *launch, PbRunResult *result)
 	PbSharedError error;
 
 	result->run_id = run->run_id;
-	result->seconds = pb_run_seconds(run, launch->slots);
-	pb_summary_final(run, launch->slots, result->seconds, &result->summary);
+	pb_summary_final(run, launch->slots, pb_run_seconds(run, launch->slots),
+					 &result->summary);
 	SpinLockAcquire(&run->mutex);
 	failed_client = run->failed_client;
 	recorded = run->recorded;

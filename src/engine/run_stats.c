@@ -15,7 +15,8 @@
 
 /*
  * pb_totals_read
- *		Sum the cumulative counters of every client.
+ *		Sum the cumulative counters of every client: each counter figure,
+ *		and the sums of latencies and lags.
  */
 void
 pb_totals_read(PbRunShared *run, char *slots, PbTotals *totals)
@@ -28,23 +29,13 @@ pb_totals_read(PbRunShared *run, char *slots, PbTotals *totals)
 		double		d;
 
 		memcpy(&d, &sumsq, sizeof(d));
-		totals->transactions += pg_atomic_read_u64(&slot->transactions);
-		totals->statements += pg_atomic_read_u64(&slot->statements);
-		totals->failed += pg_atomic_read_u64(&slot->failed);
-		totals->reads += pg_atomic_read_u64(&slot->reads);
-		totals->writes += pg_atomic_read_u64(&slot->writes);
-		totals->others += pg_atomic_read_u64(&slot->others);
-		totals->errors += pg_atomic_read_u64(&slot->errors);
+#define PB_TOTAL_ADD(name, type, nulls, counter, run, progress, live, program) \
+		PB_FIG_IF(counter, totals->name += pg_atomic_read_u64(&slot->name);)
+		PB_RUN_FIGURES(PB_TOTAL_ADD)
+#undef PB_TOTAL_ADD
 		totals->latency_sum_ns += pg_atomic_read_u64(&slot->latency_sum_ns);
 		totals->latency_sumsq += d;
-		totals->failed_serialization += pg_atomic_read_u64(&slot->failed_serialization);
-		totals->failed_deadlock += pg_atomic_read_u64(&slot->failed_deadlock);
-		totals->retried += pg_atomic_read_u64(&slot->retried);
-		totals->retries += pg_atomic_read_u64(&slot->retries);
-		totals->skipped += pg_atomic_read_u64(&slot->skipped);
-		totals->late += pg_atomic_read_u64(&slot->late);
 		totals->lag_sum_ns += pg_atomic_read_u64(&slot->lag_sum_ns);
-		totals->cut_off += pg_atomic_read_u64(&slot->cut_off);
 	}
 }
 
@@ -64,20 +55,12 @@ pb_summary_interval(const PbTotals *from, const PbTotals *to,
 
 	memset(summary, 0, sizeof(PbRunSummary));
 	summary->seconds = seconds;
+#define PB_INTERVAL_COUNT(name, type, nulls, counter, run, progress, live, program) \
+	PB_FIG_IF(counter, summary->name = to->name - from->name;)
+	PB_RUN_FIGURES(PB_INTERVAL_COUNT)
+#undef PB_INTERVAL_COUNT
+	/* the transactions that ended, less those that failed */
 	summary->transactions = ok;
-	summary->statements = to->statements - from->statements;
-	summary->failed = failed;
-	summary->reads = to->reads - from->reads;
-	summary->writes = to->writes - from->writes;
-	summary->others = to->others - from->others;
-	summary->errors = to->errors - from->errors;
-	summary->failed_serialization = to->failed_serialization - from->failed_serialization;
-	summary->failed_deadlock = to->failed_deadlock - from->failed_deadlock;
-	summary->retried = to->retried - from->retried;
-	summary->retries = to->retries - from->retries;
-	summary->skipped = to->skipped - from->skipped;
-	summary->late = to->late - from->late;
-	summary->cut_off = to->cut_off - from->cut_off;
 	if (seconds > 0)
 	{
 		summary->tps = ok / seconds;

@@ -416,36 +416,21 @@ polarbench_wait(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(pb_wait_summary(run_id, tupdesc));
 }
 
-/* Columns of polarbench_live_runs(), in order */
-enum
-{
-	LIVE_RUN_ID,
-	LIVE_WARMING_UP,
-	LIVE_ELAPSED,
-	LIVE_CLIENTS,
-	LIVE_TRANSACTIONS,
-	LIVE_TPS,
-	LIVE_QPS,
-	LIVE_FAILED,
-	LIVE_RETRIED,
-	LIVE_LATENCY_AVG,
-	LIVE_LATENCY_P50,
-	LIVE_LATENCY_P90,
-	LIVE_LATENCY_P95,
-	LIVE_LATENCY_P99,
-	LIVE_LATENCY_P999,
-	LIVE_LATENCY_MAX,
-	LIVE_LAG_AVG,
-	LIVE_CUT_OFF,				/* since 1.5 */
-	LIVE_NCOLUMNS
-};
-
-/* A figure, NULL when not measured (NaN). */
+/*
+ * pb_live_column
+ *		Set the column of that name of a row of polarbench_live_runs(), if
+ *		the installed version returns it.
+ */
 static void
-pb_live_figure(Datum *values, bool *nulls, int col, double v)
+pb_live_column(TupleDesc desc, Datum *values, bool *nulls, const char *name,
+			   Datum value)
 {
-	nulls[col] = isnan(v);
-	values[col] = Float8GetDatum(isnan(v) ? 0 : v);
+	for (int i = 0; i < desc->natts; i++)
+		if (strcmp(NameStr(TupleDescAttr(desc, i)->attname), name) == 0)
+		{
+			values[i] = value;
+			nulls[i] = false;
+		}
 }
 
 /*
@@ -503,8 +488,9 @@ polarbench_live_runs(PG_FUNCTION_ARGS)
 		bool		attached;
 		PbRunShared *run = pb_run_attach(ids[i], handles[i], &seg, &attached);
 		PbLiveFigures f;
-		Datum		values[LIVE_NCOLUMNS];
-		bool		nulls[LIVE_NCOLUMNS];
+		TupleDesc	desc = rsinfo->setDesc;
+		Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
+		bool	   *nulls = palloc(sizeof(bool) * desc->natts);
 
 		if (run == NULL)
 			continue;
@@ -515,26 +501,16 @@ polarbench_live_runs(PG_FUNCTION_ARGS)
 		if (!f.valid)
 			continue;			/* its first second is not over */
 
-		memset(nulls, 0, sizeof(nulls));
-		values[LIVE_RUN_ID] = Int64GetDatum(ids[i]);
-		values[LIVE_WARMING_UP] = BoolGetDatum(f.warming_up);
-		values[LIVE_ELAPSED] = Float8GetDatum(f.elapsed);
-		values[LIVE_CLIENTS] = Int32GetDatum(f.clients);
-		values[LIVE_TRANSACTIONS] = Int64GetDatum(f.transactions);
-		values[LIVE_TPS] = Float8GetDatum(f.tps);
-		values[LIVE_QPS] = Float8GetDatum(f.qps);
-		values[LIVE_FAILED] = Float8GetDatum(f.failed_per_second);
-		values[LIVE_RETRIED] = Float8GetDatum(f.retried_per_second);
-		pb_live_figure(values, nulls, LIVE_LATENCY_AVG, f.latency_avg);
-		pb_live_figure(values, nulls, LIVE_LATENCY_P50, f.latency_p50);
-		pb_live_figure(values, nulls, LIVE_LATENCY_P90, f.latency_p90);
-		pb_live_figure(values, nulls, LIVE_LATENCY_P95, f.latency_p95);
-		pb_live_figure(values, nulls, LIVE_LATENCY_P99, f.latency_p99);
-		pb_live_figure(values, nulls, LIVE_LATENCY_P999, f.latency_p999);
-		pb_live_figure(values, nulls, LIVE_LATENCY_MAX, f.latency_max);
-		pb_live_figure(values, nulls, LIVE_LAG_AVG, f.lag_avg);
-		values[LIVE_CUT_OFF] = Int64GetDatum(f.cut_off);
-		/* before 1.5 the function returns no cut_off: the row is the first columns */
+		memset(nulls, true, sizeof(bool) * desc->natts);
+		pb_live_column(desc, values, nulls, "run_id", Int64GetDatum(ids[i]));
+		pb_live_column(desc, values, nulls, "warming_up", BoolGetDatum(f.warming_up));
+		pb_live_column(desc, values, nulls, "elapsed", Float8GetDatum(f.elapsed));
+		pb_live_column(desc, values, nulls, "clients", Int32GetDatum(f.clients));
+		pb_live_column(desc, values, nulls, "failed_per_second",
+					   Float8GetDatum(f.failed_per_second));
+		pb_live_column(desc, values, nulls, "retried_per_second",
+					   Float8GetDatum(f.retried_per_second));
+		pb_figures_row(desc, values, nulls, &f.second, PB_FIG_LIVE, &f.state);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

@@ -43,8 +43,9 @@ pb_result_column(TupleDesc tupdesc, Datum *values, bool *nulls,
 
 /*
  * pb_result_row
- *		The caller's result row: the run's summary, in polarbench_result of
- *		whichever version of the extension is installed.
+ *		The caller's result row: the run's figures (those of
+ *		PB_RUN_FIGURES a run's row holds), in polarbench_result of whichever
+ *		version of the extension is installed.
  */
 static Datum
 pb_result_row(FunctionCallInfo fcinfo, const PbRunConfig *config,
@@ -53,9 +54,7 @@ pb_result_row(FunctionCallInfo fcinfo, const PbRunConfig *config,
 	TupleDesc	tupdesc;
 	Datum	   *values;
 	bool	   *nulls;
-	const PbRunSummary *s = &result->summary;
-	bool		none = (s->transactions == 0);
-	bool		nopct = none || params->counters_only;
+	PbFigureState state;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be polarbench_result");
@@ -64,40 +63,12 @@ pb_result_row(FunctionCallInfo fcinfo, const PbRunConfig *config,
 	nulls = palloc(sizeof(bool) * tupdesc->natts);
 	memset(nulls, true, sizeof(bool) * tupdesc->natts);
 
-#define PB_COL(name, datum, isnull) \
-	pb_result_column(tupdesc, values, nulls, (name), (datum), (isnull))
-	PB_COL("run_id", Int64GetDatum(result->run_id), false);
-	PB_COL("workload", CStringGetTextDatum(config->workload), false);
-	PB_COL("clients", Int32GetDatum(params->nclients), false);
-	PB_COL("seconds", Float8GetDatum(result->seconds), false);
-	PB_COL("transactions", Int64GetDatum(s->transactions), false);
-	PB_COL("tps", Float8GetDatum(s->tps), false);
-	PB_COL("statements", Int64GetDatum(s->statements), false);
-	PB_COL("qps", Float8GetDatum(s->qps), false);
-	PB_COL("failed", Int64GetDatum(s->failed), false);
-	PB_COL("latency_avg", Float8GetDatum(s->latency_avg), none);
-	PB_COL("latency_stddev", Float8GetDatum(s->latency_stddev), none);
-	PB_COL("latency_min", Float8GetDatum(s->latency_min), none);
-	PB_COL("latency_p50", Float8GetDatum(s->latency_p50), nopct);
-	PB_COL("latency_p90", Float8GetDatum(s->latency_p90), nopct);
-	PB_COL("latency_p95", Float8GetDatum(s->latency_p95), nopct);
-	PB_COL("latency_p99", Float8GetDatum(s->latency_p99), nopct);
-	PB_COL("latency_p999", Float8GetDatum(s->latency_p999), nopct);
-	PB_COL("latency_max", Float8GetDatum(s->latency_max), none);
-	PB_COL("reads", Int64GetDatum(s->reads), false);
-	PB_COL("writes", Int64GetDatum(s->writes), false);
-	PB_COL("others", Int64GetDatum(s->others), false);
-	PB_COL("errors", Int64GetDatum(s->errors), false);
-	PB_COL("failed_serialization", Int64GetDatum(s->failed_serialization), false);
-	PB_COL("failed_deadlock", Int64GetDatum(s->failed_deadlock), false);
-	PB_COL("retried", Int64GetDatum(s->retried), false);
-	PB_COL("retries", Int64GetDatum(s->retries), false);
-	PB_COL("skipped", Int64GetDatum(s->skipped), false);
-	PB_COL("late", Int64GetDatum(s->late), false);
-	PB_COL("lag_avg", Float8GetDatum(s->lag_avg), none || params->rate == 0);
-	PB_COL("lag_max", Float8GetDatum(s->lag_max), none || params->rate == 0);
-	PB_COL("cut_off", Int64GetDatum(s->cut_off), false);
-#undef PB_COL
+	pb_result_column(tupdesc, values, nulls, "run_id", Int64GetDatum(result->run_id), false);
+	pb_result_column(tupdesc, values, nulls, "workload",
+					 CStringGetTextDatum(config->workload), false);
+	pb_result_column(tupdesc, values, nulls, "clients", Int32GetDatum(params->nclients), false);
+	pb_figure_state(&state, &result->summary, params->counters_only, params->rate > 0, false);
+	pb_figures_row(tupdesc, values, nulls, &result->summary, PB_FIG_RUN, &state);
 
 	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
 }

@@ -216,16 +216,6 @@ pb_check_run_row(HeapTuple tuple, TupleDesc desc)
 	Datum		started;
 	Datum		ended;
 	Datum		d;
-	static const char *const counts[] = {
-		"transactions", "statements", "failed", "reads", "writes", "others",
-		"errors", "failed_serialization", "failed_deadlock", "retried",
-		"retries", "skipped", "late"
-	};
-	static const char *const latencies[] = {
-		"seconds", "tps", "qps", "latency_avg", "latency_stddev", "latency_min",
-		"latency_p50", "latency_p90", "latency_p95", "latency_p99",
-		"latency_p999", "latency_max", "lag_avg", "lag_max"
-	};
 
 	workload = TextDatumGetCString(pb_field(tuple, desc, "workload", &isnull));
 	if (workload[0] == '\0')
@@ -327,11 +317,21 @@ pb_check_run_row(HeapTuple tuple, TupleDesc desc)
 	(void) pb_check_object(tuple, desc, "server_settings");
 	(void) pb_check_object(tuple, desc, "server_stats");
 
-	/* its counts and times */
-	for (int i = 0; i < lengthof(counts); i++)
-		pb_check_int(tuple, desc, counts[i], 0, PG_INT64_MAX, true);
-	for (int i = 0; i < lengthof(latencies); i++)
-		(void) pb_check_float(tuple, desc, latencies[i], 0, false, get_float8_infinity());
+	/*
+	 * its figures, those of PB_RUN_FIGURES a run's row holds (a table of an
+	 * older version of the extension may lack some): counts and times
+	 */
+	for (int i = 0; i < pb_figure_count(); i++)
+	{
+		const PbFigureDef *f = pb_figure_at(i);
+
+		if ((f->flags & PB_FIG_RUN) == 0 || SPI_fnumber(desc, f->name) <= 0)
+			continue;
+		if (f->count)
+			pb_check_int(tuple, desc, f->name, 0, PG_INT64_MAX, true);
+		else
+			(void) pb_check_float(tuple, desc, f->name, 0, false, get_float8_infinity());
+	}
 	started = pb_field(tuple, desc, "started_at", &isnull);
 	ended = pb_field(tuple, desc, "ended_at", &isnull);
 	if (isnull)

@@ -5,7 +5,9 @@
  *	  run's configuration as the caller resolved it (PbRunConfig), which
  *	  travels to every worker in the run's segment (config.c), what the
  *	  caller asks of the run beside its workload (PbRunParams), and its
- *	  figures (PbRunSummary).  The segment's layout is segment.h's.
+ *	  figures (PbRunSummary), made from the one list of them
+ *	  (run_figures.h) and written into rows by that list (figures.c).  The
+ *	  segment's layout is segment.h's.
  *
  *-------------------------------------------------------------------------
  */
@@ -14,41 +16,47 @@
 
 #include "postgres.h"
 
-/* The figures of a run or of one progress interval */
+#include "access/tupdesc.h"
+
+#include "run_figures.h"
+
+/* The C types of a figure's type (run_figures.h) */
+#define PB_FIG_CTYPE_COUNT		int64
+#define PB_FIG_CTYPE_NUMBER		double
+
+/*
+ * The figures of a run or of one interval, one member per figure of
+ * PB_RUN_FIGURES: latencies in ms, counts of the run's successful
+ * transactions (transactions) and of the others by what befell them.
+ */
 typedef struct PbRunSummary
 {
-	double		seconds;
-	int64		transactions;
-	int64		statements;
-	int64		failed;
-	int64		reads;
-	int64		writes;
-	int64		others;
-	int64		errors;
-	double		tps;
-	double		qps;
-	double		latency_avg;	/* ms */
-	double		latency_stddev;
-	double		latency_min;
-	double		latency_p50;
-	double		latency_p90;
-	double		latency_p95;
-	double		latency_p99;
-	double		latency_p999;
-	double		latency_max;
+#define PB_FIG_MEMBER(name, type, nulls, counter, run, progress, live, program) \
+	PB_FIG_CTYPE_##type name;
+	PB_RUN_FIGURES(PB_FIG_MEMBER)
+#undef PB_FIG_MEMBER
 	int			pct;			/* a percentile the workload's tool shows */
 	double		latency_pct;	/* the latency at it */
-	int64		failed_serialization;
-	int64		failed_deadlock;
-	int64		retried;
-	int64		retries;
-	int64		skipped;
-	int64		late;
-	double		lag_avg;		/* ms, over successful transactions */
-	double		lag_max;
-	int64		cut_off;		/* in flight at the end, canceled: not counted
-								 * in the others */
 } PbRunSummary;
+
+/* One figure of PB_RUN_FIGURES, as the server writes it into rows */
+typedef struct PbFigureDef
+{
+	const char *name;
+	bool		count;			/* COUNT: int64, bigint; else double, float8 */
+	PbFigureNulls nulls;
+	int			flags;			/* PB_FIG_RUN, ...: the rows that hold it */
+	Size		offset;			/* in PbRunSummary */
+} PbFigureDef;
+
+/* What decides whether a figure of a row is NULL */
+typedef struct PbFigureState
+{
+	bool		no_txn;			/* no transaction ended */
+	bool		counters_only;	/* the run keeps no histogram */
+	bool		no_rate;		/* the run has no rate */
+	bool		interval;		/* the row is an interval's, not a run's */
+} PbFigureState;
 
 /*
  * The run's configuration as the caller resolved it: what every worker
@@ -126,9 +134,20 @@ typedef struct PbRunParams
 typedef struct PbRunResult
 {
 	int64		run_id;
-	double		seconds;
-	PbRunSummary summary;
+	PbRunSummary summary;		/* its seconds measured among them */
 } PbRunResult;
+
+/* figures.c */
+extern int	pb_figure_count(void);
+extern const PbFigureDef *pb_figure_at(int i);
+extern void pb_figure_state(PbFigureState *state, const PbRunSummary *s,
+							bool counters_only, bool rated, bool interval);
+extern bool pb_figure_is_null(const PbFigureDef *f, const PbFigureState *state);
+extern Datum pb_figure_datum(const PbFigureDef *f, const PbRunSummary *s);
+extern Oid	pb_figure_type(const PbFigureDef *f);
+extern void pb_figures_row(TupleDesc desc, Datum *values, bool *nulls,
+						   const PbRunSummary *s, int flag,
+						   const PbFigureState *state);
 
 /* config.c */
 extern Size pb_config_size(const PbRunConfig *config);

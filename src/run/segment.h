@@ -61,6 +61,7 @@
 #include "compat.h"
 #include "worker.h"
 #include "pb_measure.h"
+#include "run.h"
 
 /*
  * pb_now_ns
@@ -192,7 +193,8 @@ typedef struct PbClientSlot
 
 /*
  * The figures of a run's last second, which the recorder computes every
- * second for polarbench_live; latencies in ms, NaN when not measured.
+ * second for polarbench_live: its figures of PB_RUN_FIGURES with their
+ * NULLs, but transactions and cut_off, the run's so far.
  */
 typedef struct PbLiveFigures
 {
@@ -200,20 +202,10 @@ typedef struct PbLiveFigures
 	bool		warming_up;		/* nothing is counted yet */
 	double		elapsed;		/* seconds measured so far */
 	int			clients;		/* still running */
-	int64		transactions;	/* so far, successful */
-	int64		cut_off;		/* so far: in flight when the run ended */
-	double		tps;
-	double		qps;
 	double		failed_per_second;
 	double		retried_per_second;
-	double		latency_avg;
-	double		latency_p50;
-	double		latency_p90;
-	double		latency_p95;
-	double		latency_p99;
-	double		latency_p999;
-	double		latency_max;
-	double		lag_avg;
+	PbRunSummary second;		/* the last second's figures */
+	PbFigureState state;		/* which of them are NULL */
 } PbLiveFigures;
 
 /* The run's shared state */

@@ -199,13 +199,30 @@ node_role(const Node *node)
 }
 
 /*
+ * append_figures_json
+ *		The figures of a result as members of a JSON object: after others
+ *		(each after ", "), or as its first (first).
+ */
+static void
+append_figures_json(PQExpBuffer doc, const ClientResult *r, bool first)
+{
+	for (int f = 0; f < client_figure_count(); f++)
+	{
+		appendPQExpBuffer(doc, "%s\"%s\": ", first && f == 0 ? "" : ", ",
+						  client_figure_at(f)->name);
+		append_figure(doc, client_figure_at(f), r);
+	}
+}
+
+/*
  * print_nodes_report
- *		The nodes' runs and their total, in text, JSON or CSV.  p[] holds
- *		the merged percentiles p50, p90, p95, p99, p99.9 in ms.
+ *		The nodes' runs and their total, in text, JSON or CSV: the figures
+ *		the program reads of each run (the total's percentiles those of the
+ *		merged histograms).
  */
 static void
 print_nodes_report(const ClientOptions *opts, Node *nodes, int n,
-				   const ClientResult *total, const double *p)
+				   const ClientResult *total)
 {
 	const char *style = opts->report ? opts->report : "pgbench";
 
@@ -225,61 +242,48 @@ print_nodes_report(const ClientOptions *opts, Node *nodes, int n,
 			appendPQExpBuffer(&doc, "%s{\"node\": ", first ? "" : ", ");
 			first = false;
 			append_json_string(&doc, nodes[i].target->label);
-			appendPQExpBuffer(&doc, ", \"role\": \"%s\", \"run_id\": %s, \"stored_run_id\": %s, "
-							  "\"transactions\": %lld, \"tps\": %.17g, \"statements\": %lld, "
-							  "\"qps\": %.17g, \"failed\": %lld, \"cut_off\": %lld, \"latency_avg\": %.17g, "
-							  "\"latency_p99\": %.17g, \"latency_max\": %.17g}",
+			appendPQExpBuffer(&doc, ", \"role\": \"%s\", \"run_id\": %s, \"stored_run_id\": %s",
 							  node_role(&nodes[i]), r->run_id,
-							  nodes[i].standby ? (nodes[i].stored_id ? nodes[i].stored_id : "null") : r->run_id,
-							  r->transactions, r->tps, r->statements, r->qps, r->failed,
-							  r->cut_off, r->latency_avg, r->latency_p99, r->latency_max);
+							  nodes[i].standby ? (nodes[i].stored_id ? nodes[i].stored_id : "null") : r->run_id);
+			append_figures_json(&doc, r, false);
+			appendPQExpBufferChar(&doc, '}');
 		}
-		appendPQExpBuffer(&doc, "], \"total\": {\"transactions\": %lld, \"tps\": %.17g, "
-						  "\"statements\": %lld, \"qps\": %.17g, \"failed\": %lld, \"cut_off\": %lld, "
-						  "\"latency_avg\": %.17g, \"latency_p50\": %.17g, \"latency_p90\": %.17g, "
-						  "\"latency_p95\": %.17g, \"latency_p99\": %.17g, \"latency_p999\": %.17g, "
-						  "\"latency_max\": %.17g}}\n",
-						  total->transactions, total->tps, total->statements, total->qps,
-						  total->failed, total->cut_off, total->latency_avg, p[0], p[1], p[2], p[3], p[4],
-						  total->latency_max);
+		appendPQExpBufferStr(&doc, "], \"total\": {");
+		append_figures_json(&doc, total, true);
+		appendPQExpBufferStr(&doc, "}}\n");
 		fputs(doc.data, stdout);
 		termPQExpBuffer(&doc);
 		return;
 	}
 	if (strcmp(style, "csv") == 0)
 	{
-		const char *header[] = {"node", "role", "run_id", "stored_run_id", "transactions",
-			"tps", "statements", "qps", "failed", "latency_avg", "latency_p50", "latency_p90",
-		"latency_p95", "latency_p99", "latency_p999", "latency_max"};
+		static const char *const header[] = {"node", "role", "run_id", "stored_run_id"};
 
 		for (int c = 0; c < lengthof(header); c++)
-			csv_field(stdout, header[c], c == lengthof(header) - 1);
+			csv_field(stdout, header[c], false);
+		for (int f = 0; f < client_figure_count(); f++)
+			csv_field(stdout, client_figure_at(f)->name, f == client_figure_count() - 1);
 		for (int i = 0; i <= n; i++)
 		{
 			bool		is_total = i == n;
 			const ClientResult *r = is_total ? total : &nodes[i].result;
-			char	   *cells[16];
 
 			if (!is_total && !nodes[i].ran)
 				continue;
-			cells[0] = is_total ? "total" : nodes[i].target->label;
-			cells[1] = is_total ? "" : (char *) node_role(&nodes[i]);
-			cells[2] = is_total ? "" : r->run_id;
-			cells[3] = is_total ? "" : nodes[i].standby ? (nodes[i].stored_id ? nodes[i].stored_id : "") : r->run_id;
-			cells[4] = psprintf("%lld", r->transactions);
-			cells[5] = psprintf("%.17g", r->tps);
-			cells[6] = psprintf("%lld", r->statements);
-			cells[7] = psprintf("%.17g", r->qps);
-			cells[8] = psprintf("%lld", r->failed);
-			cells[9] = psprintf("%.17g", r->latency_avg);
-			cells[10] = psprintf("%.17g", is_total ? p[0] : r->latency_p50);
-			cells[11] = psprintf("%.17g", is_total ? p[1] : r->latency_p90);
-			cells[12] = psprintf("%.17g", is_total ? p[2] : r->latency_p95);
-			cells[13] = psprintf("%.17g", is_total ? p[3] : r->latency_p99);
-			cells[14] = psprintf("%.17g", is_total ? p[4] : r->latency_p999);
-			cells[15] = psprintf("%.17g", r->latency_max);
-			for (int c = 0; c < 16; c++)
-				csv_field(stdout, cells[c], c == 15);
+			csv_field(stdout, is_total ? "total" : nodes[i].target->label, false);
+			csv_field(stdout, is_total ? "" : node_role(&nodes[i]), false);
+			csv_field(stdout, is_total ? "" : r->run_id, false);
+			csv_field(stdout, is_total ? "" : nodes[i].standby ?
+					  (nodes[i].stored_id ? nodes[i].stored_id : "") : r->run_id, false);
+			for (int f = 0; f < client_figure_count(); f++)
+			{
+				PQExpBufferData cell;
+
+				initPQExpBuffer(&cell);
+				append_figure(&cell, client_figure_at(f), r);
+				csv_field(stdout, cell.data, f == client_figure_count() - 1);
+				termPQExpBuffer(&cell);
+			}
 		}
 		return;
 	}
@@ -310,7 +314,8 @@ print_nodes_report(const ClientOptions *opts, Node *nodes, int n,
 	printf("tps = %f (all nodes, without initial connection time)\n", total->tps);
 	printf("statements: %lld (qps = %f)\n", total->statements, total->qps);
 	printf("latency percentiles (merged histograms): p50 = %.3f ms, p90 = %.3f ms, p95 = %.3f ms, p99 = %.3f ms, p99.9 = %.3f ms, max = %.3f ms\n",
-		   p[0], p[1], p[2], p[3], p[4], total->latency_max);
+		   total->latency_p50, total->latency_p90, total->latency_p95,
+		   total->latency_p99, total->latency_p999, total->latency_max);
 }
 
 /*
@@ -332,7 +337,6 @@ run_on_nodes(ConnTarget *targets, int n, ClientOptions *opts)
 	char	   *session_json;
 	uint64_t   *hist = pg_malloc0(sizeof(uint64_t) * PB_HIST_BUCKETS);
 	ClientResult total = {0};
-	double		p[5];
 	double		latency_sum = 0;
 	int			status = 0;
 	int			nran = 0;
@@ -423,12 +427,13 @@ run_on_nodes(ConnTarget *targets, int n, ClientOptions *opts)
 	if (nran == 0)
 		return status == 0 ? 1 : status;
 	total.latency_avg = total.transactions > 0 ? latency_sum / total.transactions : 0;
-	p[0] = pb_hist_percentile(hist, pb_hist_count(hist), 0.50) / 1e6;
-	p[1] = pb_hist_percentile(hist, pb_hist_count(hist), 0.90) / 1e6;
-	p[2] = pb_hist_percentile(hist, pb_hist_count(hist), 0.95) / 1e6;
-	p[3] = pb_hist_percentile(hist, pb_hist_count(hist), 0.99) / 1e6;
-	p[4] = pb_hist_percentile(hist, pb_hist_count(hist), 0.999) / 1e6;
-	print_nodes_report(opts, nodes, n, &total, p);
+	/* the percentiles of the merged histograms, never averaged ones */
+	total.latency_p50 = pb_hist_percentile(hist, pb_hist_count(hist), 0.50) / 1e6;
+	total.latency_p90 = pb_hist_percentile(hist, pb_hist_count(hist), 0.90) / 1e6;
+	total.latency_p95 = pb_hist_percentile(hist, pb_hist_count(hist), 0.95) / 1e6;
+	total.latency_p99 = pb_hist_percentile(hist, pb_hist_count(hist), 0.99) / 1e6;
+	total.latency_p999 = pb_hist_percentile(hist, pb_hist_count(hist), 0.999) / 1e6;
+	print_nodes_report(opts, nodes, n, &total);
 	for (int i = 0; i < n; i++)
 	{
 		PQfreeCancel(nodes[i].cancel);

@@ -24,6 +24,8 @@
 #include "libpq-fe.h"
 #include "pqexpbuffer.h"
 
+#include "run_figures.h"
+
 /* POLARBENCH_VERSION: the extension's default_version, set by the Makefile */
 
 /* One script of the run, as given with -b or -f */
@@ -182,27 +184,32 @@ typedef struct ClientCommand
 	int			ntargets;
 } ClientCommand;
 
+/* The C types of a figure's type (run_figures.h), as the program prints them */
+#define CLIENT_FIG_CTYPE_COUNT	long long
+#define CLIENT_FIG_CTYPE_NUMBER double
+
 /*
- * The row polarbench_run() returns, what the nodes' report adds up and
- * the chart draws; the report of one run is the server's
+ * The row polarbench_run() returns as the program reads it, what the
+ * nodes' report adds up and the chart draws: its run_id and the figures of
+ * PB_RUN_FIGURES marked for the program; the report of one run is the
+ * server's
  */
 typedef struct ClientResult
 {
 	char	   *run_id;
-	long long	transactions;
-	double		tps;
-	long long	statements;
-	double		qps;
-	long long	failed;
-	long long	cut_off;		/* in flight at the end, canceled */
-	double		latency_avg;
-	double		latency_p50;
-	double		latency_p90;
-	double		latency_p95;
-	double		latency_p99;
-	double		latency_p999;
-	double		latency_max;
+#define CLIENT_FIG_MEMBER(name, type, nulls, counter, run, progress, live, program) \
+	PB_FIG_IF(program, CLIENT_FIG_CTYPE_##type name;)
+	PB_RUN_FIGURES(CLIENT_FIG_MEMBER)
+#undef CLIENT_FIG_MEMBER
 } ClientResult;
+
+/* A figure the program reads and prints, from PB_RUN_FIGURES */
+typedef struct ClientFigure
+{
+	const char *name;
+	bool		count;			/* long long, else double */
+	size_t		offset;			/* in ClientResult */
+} ClientFigure;
 
 /* Query parameters, as text; NULL values are SQL nulls */
 typedef struct ParamList
@@ -243,6 +250,10 @@ extern void build_sweep_query(const ClientOptions *opts, PQExpBuffer sql,
 							  const char *server_json);
 extern bool read_result(PGresult *res, int row, ClientResult *result);
 extern const char *result_columns(void);
+extern int	client_figure_count(void);
+extern const ClientFigure *client_figure_at(int i);
+extern void append_figure(PQExpBuffer buf, const ClientFigure *f,
+						  const ClientResult *result);
 
 /* report_data.c */
 extern bool print_csv_query(PGconn *conn, const char *sql, int nparams,

@@ -152,16 +152,65 @@ append_common_args(const ClientOptions *opts, PQExpBuffer sql, ParamList *p)
 						  add_param(p, psprintf("%.17g", opts->end_grace)));
 }
 
+/* The figures the program reads and prints, from PB_RUN_FIGURES */
+static const ClientFigure figures[] = {
+#define CLIENT_FIG_DEF(name, type, nulls, counter, run, progress, live, program) \
+	PB_FIG_IF(program, {#name, PB_FIG_IS_COUNT_##type, offsetof(ClientResult, name)},)
+	PB_RUN_FIGURES(CLIENT_FIG_DEF)
+#undef CLIENT_FIG_DEF
+};
+
+/* How many figures the program reads. */
+int
+client_figure_count(void)
+{
+	return lengthof(figures);
+}
+
+/* The i-th of them, in PB_RUN_FIGURES' order. */
+const ClientFigure *
+client_figure_at(int i)
+{
+	return &figures[i];
+}
+
+/*
+ * append_figure
+ *		A figure of result, as text: a whole number, or a number with every
+ *		digit a double holds.
+ */
+void
+append_figure(PQExpBuffer buf, const ClientFigure *f, const ClientResult *result)
+{
+	const char *field = (const char *) result + f->offset;
+
+	if (f->count)
+		appendPQExpBuffer(buf, "%lld", *(const long long *) field);
+	else
+		appendPQExpBuffer(buf, "%.17g", *(const double *) field);
+}
+
 /*
  * result_columns
- *		The columns of polarbench_result the client reads.
+ *		The columns of polarbench_result the program reads: run_id and its
+ *		figures.
  */
 const char *
 result_columns(void)
 {
-	return "run_id, transactions, tps, statements, qps, failed, latency_avg, "
-		"latency_p50, latency_p90, latency_p95, latency_p99, latency_p999, "
-		"latency_max, cut_off";
+	static char *columns = NULL;
+
+	if (columns == NULL)
+	{
+		PQExpBufferData buf;
+
+		initPQExpBuffer(&buf);
+		appendPQExpBufferStr(&buf, "run_id");
+		for (int i = 0; i < lengthof(figures); i++)
+			appendPQExpBuffer(&buf, ", %s", figures[i].name);
+		columns = buf.data;
+	}
+	return columns;
 }
 
 /*
@@ -298,18 +347,14 @@ read_result(PGresult *res, int row, ClientResult *result)
 	if (col < 0 || PQgetisnull(res, row, col))
 		return false;
 	result->run_id = pg_strdup(PQgetvalue(res, row, col));
-	result->transactions = column_int(res, row, "transactions");
-	result->tps = column_double(res, row, "tps");
-	result->statements = column_int(res, row, "statements");
-	result->qps = column_double(res, row, "qps");
-	result->failed = column_int(res, row, "failed");
-	result->cut_off = column_int(res, row, "cut_off");
-	result->latency_avg = column_double(res, row, "latency_avg");
-	result->latency_p50 = column_double(res, row, "latency_p50");
-	result->latency_p90 = column_double(res, row, "latency_p90");
-	result->latency_p95 = column_double(res, row, "latency_p95");
-	result->latency_p99 = column_double(res, row, "latency_p99");
-	result->latency_p999 = column_double(res, row, "latency_p999");
-	result->latency_max = column_double(res, row, "latency_max");
+	for (int i = 0; i < lengthof(figures); i++)
+	{
+		char	   *field = (char *) result + figures[i].offset;
+
+		if (figures[i].count)
+			*(long long *) field = column_int(res, row, figures[i].name);
+		else
+			*(double *) field = column_double(res, row, figures[i].name);
+	}
 	return true;
 }
