@@ -48,9 +48,6 @@ typedef struct PbWorkloadArgs
 	bool		scale_given;
 	int			scale;
 	Jsonb	   *options;		/* NULL if not given */
-	int			max_tries;
-	int			clients;
-	bool		limited;		/* a duration or a number of transactions */
 } PbWorkloadArgs;
 
 /* What a client of the run keeps, for the memory estimate */
@@ -234,24 +231,26 @@ typedef struct PbDriver
 	double		default_duration;	/* seconds, 0 for none */
 
 	/*
-	 * In the caller, before anything starts.  configure reads the
-	 * arguments (refusing those the kind does not take), fills the
-	 * configuration, the run's commands, budget and default limit, finds
-	 * in the tables what was not given, and says what a client keeps;
-	 * check then prepares every statement as the caller.  writes says
-	 * whether the run writes (a hot standby runs only those that do not),
-	 * check_options checks options as a run would read them.
+	 * In the caller, before anything starts, with the run's parameters
+	 * (its clients, limits, tries: in a client, ctx->run has them).
+	 * configure reads the arguments (refusing those the kind does not
+	 * take), fills the configuration, the run's commands, budget and
+	 * default limit, finds in the tables what was not given, and says what
+	 * a client keeps; check then prepares every statement as the caller.
+	 * writes says whether the run writes (a hot standby runs only those
+	 * that do not), check_options checks options as a run would read them.
 	 */
 	void		(*configure) (const PbWorkloadArgs *args, PbRunConfig *config,
 							  PbRunParams *params, PbRunEstimate *estimate);
-	void		(*check) (const PbRunConfig *config, int clients);
+	void		(*check) (const PbRunConfig *config, const PbRunParams *params);
 	bool		(*writes) (const PbRunConfig *config);
 	void		(*check_options) (const PbWorkloadDef *def, Jsonb *options);
 
 	/* its area of the run's segment: its size, and what it starts as */
-	Size		(*shared_size) (const PbRunConfig *config, int nclients);
+	Size		(*shared_size) (const PbRunConfig *config,
+								const PbRunParams *params);
 	void		(*shared_init) (void *shared, const PbRunConfig *config,
-								int nclients);
+								const PbRunParams *params);
 
 	/* in a client: build its state, run a transaction, clean up an error */
 	void		(*setup) (PbDriverContext *ctx);

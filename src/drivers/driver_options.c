@@ -69,11 +69,12 @@ pb_options_from_json(const PbKindLibrary *kind, const PbWorkloadDef *def,
 /*
  * pb_refuse_script_args
  *		A workload that runs on its own takes no scripts, variables or scale
- *		(pgbench's), and, unless retry_hint is NULL, no retries: its tool's
- *		own way with errors is retry_hint.
+ *		(pgbench's), and, unless retry_hint is NULL, no retries in its
+ *		parameters: its tool's own way with errors is retry_hint.
  */
 void
-pb_refuse_script_args(const PbWorkloadArgs *args, const char *retry_hint)
+pb_refuse_script_args(const PbWorkloadArgs *args, const PbRunParams *params,
+					  const char *retry_hint)
 {
 	if (args->script != NULL || args->scripts != NULL || args->script_names != NULL)
 		ereport(ERROR,
@@ -85,7 +86,7 @@ pb_refuse_script_args(const PbWorkloadArgs *args, const char *retry_hint)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("vars and scale apply to pgbench scripts, not to workload \"%s\"", args->def->name),
 				 errhint("Give the workload's options in options, as in options => '{\"tables\": 8}'.")));
-	if (retry_hint != NULL && args->max_tries != 1)
+	if (retry_hint != NULL && params->max_tries != 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("max_tries applies to pgbench scripts, not to workload \"%s\"", args->def->name),

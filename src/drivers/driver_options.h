@@ -22,6 +22,7 @@ extern void *pb_options_from_json(const PbKindLibrary *kind,
 								  const PbWorkloadDef *def, Jsonb *given,
 								  const char *example, bool check);
 extern void pb_refuse_script_args(const PbWorkloadArgs *args,
+								  const PbRunParams *params,
 								  const char *retry_hint);
 extern bool pb_library_workload_at(const PbKindLibrary *kind,
 								   bool (*writes) (const PbRunConfig *config),

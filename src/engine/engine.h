@@ -112,6 +112,7 @@ extern void pb_settings_add(PbRunConfig *config, const char *name,
 extern void pb_settings_check(PbRunConfig *config);
 extern char *pb_settings_search_path(void);
 extern int	pb_settings_push(PbRunConfig *config);
+extern void pb_settings_record(PbRunConfig *config);
 extern void pb_settings_pop(int nest);
 extern void pb_settings_apply(const PbRunConfig *config);
 

@@ -517,7 +517,7 @@ pb_launch_segment(const PbRunConfig *config, const PbRunParams *params)
 	Size		slots_size = add_size(mul_size(slot_size, params->nclients),
 									  PG_CACHE_LINE_SIZE);
 	Size		driver_size = driver->shared_size ?
-		driver->shared_size(config, params->nclients) : 0;
+		driver->shared_size(config, params) : 0;
 	Size		segsize;
 	dsm_segment *seg;
 	shm_toc    *toc;
@@ -581,7 +581,7 @@ pb_launch_segment(const PbRunConfig *config, const PbRunParams *params)
 	chunk = shm_toc_allocate(toc, Max(driver_size, 1));
 	memset(chunk, 0, Max(driver_size, 1));
 	if (driver->shared_init != NULL)
-		driver->shared_init(chunk, config, params->nclients);
+		driver->shared_init(chunk, config, params);
 	shm_toc_insert(toc, PB_KEY_DRIVER, chunk);
 
 	slots_raw = shm_toc_allocate(toc, slots_size);
@@ -607,17 +607,14 @@ pb_launch_segment(const PbRunConfig *config, const PbRunParams *params)
 
 /*
  * pb_launch_workers
- *		Register the clients, then the recorder, within the limits: if the
- *		recorder starts, everybody has a slot.  The admission lock is held
- *		until they have connected.
+ *		Register the clients, then the recorder, which the caller admitted
+ *		(pb_admission_begin()): if the recorder starts, everybody has a
+ *		slot.  The admission is held until they have connected.
  */
 static void
 pb_launch_workers(PbLaunch *launch, int nclients)
 {
 	MemoryContext oldcxt;
-
-	/* no more workers than the limits allow, the recorder counted too */
-	pb_admission_begin(nclients + 1);
 
 	oldcxt = MemoryContextSwitchTo(launch->cxt);
 	for (int i = 0; i <= nclients; i++)
@@ -776,8 +773,10 @@ pb_launch_collect(PbLaunch *launch, PbRunResult *result)
 
 /*
  * pb_launch_run
- *		Run a benchmark and wait for its end, in steps: the segment, the
- *		workers, the wait until they are ready, their release, the relay of
+ *		Run a benchmark whose workers the caller admitted
+ *		(pb_admission_begin() of its clients and recorder), and wait for its
+ *		end, in steps: the segment, the workers, the wait until they are
+ *		ready (which ends the admission), their release, the relay of
  *		progress, the result.  Fills *result and returns normally if the run
  *		finished; raises the clients' error if it failed.
  */

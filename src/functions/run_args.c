@@ -265,8 +265,7 @@ pb_check_caller(const char *function, bool background)
  *		The arguments that say what a run runs, for its driver.
  */
 static void
-pb_workload_args(FunctionCallInfo fcinfo, PbWorkloadArgs *args, int clients,
-				 bool limited, int max_tries)
+pb_workload_args(FunctionCallInfo fcinfo, PbWorkloadArgs *args)
 {
 	memset(args, 0, sizeof(PbWorkloadArgs));
 	args->workload = PG_ARGISNULL(ARG_WORKLOAD) ? NULL :
@@ -283,9 +282,6 @@ pb_workload_args(FunctionCallInfo fcinfo, PbWorkloadArgs *args, int clients,
 	args->scale_given = !PG_ARGISNULL(ARG_SCALE);
 	args->scale = args->scale_given ? PG_GETARG_INT32(ARG_SCALE) : 0;
 	args->options = PB_ARG_GIVEN(ARG_OPTIONS) ? PG_GETARG_JSONB_P(ARG_OPTIONS) : NULL;
-	args->max_tries = max_tries;
-	args->clients = clients;
-	args->limited = limited;
 }
 
 /*
@@ -316,19 +312,13 @@ pb_check_workload_options(const char *workload, Jsonb *options)
 	driver->check_options(def, options);
 }
 
-static void pb_run_configure_and_launch(FunctionCallInfo fcinfo, bool background,
-										PbRunParams *params_io, PbRunConfig *config,
-										const PbDriver *driver,
-										const PbWorkloadArgs *args,
-										PbRunResult *result_out);
-
 /*
  * pb_check_limits
  *		The run's clients, duration or transactions and progress, into
  *		params; with neither a duration nor transactions, the default of the
- *		workload's driver.  Returns whether a limit was given.
+ *		workload's driver (params->limited says which).
  */
-static bool
+static void
 pb_check_limits(FunctionCallInfo fcinfo, const PbDriver *driver, PbRunParams *params)
 {
 	int			clients;
@@ -384,105 +374,22 @@ pb_check_limits(FunctionCallInfo fcinfo, const PbDriver *driver, PbRunParams *pa
 		pb_check_range("progress", params->progress, 0, PB_NO_MAXIMUM,
 					   "progress is the number of seconds between progress reports; 0 turns them off.");
 	}
-	return !PG_ARGISNULL(ARG_DURATION) || !PG_ARGISNULL(ARG_TRANSACTIONS);
+	params->limited = !PG_ARGISNULL(ARG_DURATION) || !PG_ARGISNULL(ARG_TRANSACTIONS);
 }
 
 /*
- * pb_run_from_args
- *		Check polarbench_run()'s arguments in fcinfo, resolve them into a
- *		configuration (*config) and parameters (*params, whose on_started
- *		the caller may have set), launch the run and wait for its end.  In
- *		the conductor of a background run (background), no caller's
- *		statement waits: its snapshot is not kept.  With params->check_only
- *		(a sweep's check of a run to come), all but the start.
- */
-void
-pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_out,
-				 PbRunConfig **config_out, PbRunResult *result_out)
-{
-	PbRunConfig *config;
-	PbRunParams params = *params_out;
-	PbWorkloadArgs args;
-	const PbWorkloadDef *def;
-	int			kind;
-	const PbDriver *driver;
-	bool		limited;
-
-	pb_check_caller("polarbench_run", background);
-
-	/*
-	 * With server settings, the whole run is checked first, as a sweep
-	 * checks its runs: a mistake in the workload is found before the
-	 * server's configuration is touched.
-	 */
-	if (PB_ARG_GIVEN(ARG_SERVER_SETTINGS) && !params.check_only)
-	{
-		PbRunParams check = *params_out;
-		PbRunConfig *check_config;
-
-		check.check_only = true;
-		pb_run_from_args(fcinfo, background, &check, &check_config, result_out);
-	}
-
-	kind = pb_kind_find(PG_ARGISNULL(ARG_WORKLOAD) ? NULL :
-						text_to_cstring(PG_GETARG_TEXT_PP(ARG_WORKLOAD)), &def);
-	driver = pb_driver(kind);
-	limited = pb_check_limits(fcinfo, driver, &params);
-	pb_check_pacing(fcinfo, &params);
-	params.command_histograms = !params.counters_only;
-	pb_workload_args(fcinfo, &args, params.nclients, limited, params.max_tries);
-	args.def = def;
-
-	config = palloc0(sizeof(PbRunConfig));
-	config->kind = kind;
-	if (PB_ARG_GIVEN(ARG_SETTINGS))
-		pb_settings_from_json(config, PG_GETARG_JSONB_P(ARG_SETTINGS));
-	if (PB_ARG_GIVEN(ARG_SERVER_SETTINGS))
-	{
-		pb_server_settings_from_json(config, PG_GETARG_JSONB_P(ARG_SERVER_SETTINGS));
-		pb_server_settings_check(config);
-	}
-	/* the settings first: the workload is checked as the clients will run it */
-	pb_settings_check(config);
-
-	if (params.check_only)
-	{
-		pb_run_configure_and_launch(fcinfo, background, &params, config, driver,
-									&args, result_out);
-		*config_out = config;
-		*params_out = params;
-		return;
-	}
-
-	/* from here on, the server's settings are put back whatever happens */
-	PG_ENSURE_ERROR_CLEANUP(pb_server_settings_cleanup, PointerGetDatum(config));
-	{
-		pb_server_settings_apply(config);
-		pb_run_configure_and_launch(fcinfo, background, &params, config, driver,
-									&args, result_out);
-	}
-	PG_END_ENSURE_ERROR_CLEANUP(pb_server_settings_cleanup, PointerGetDatum(config));
-	pb_server_settings_restore(config);
-	*config_out = config;
-	*params_out = params;
-}
-
-/*
- * pb_run_configure_and_launch
- *		The rest of pb_run_from_args(), once the settings are checked and the
- *		server's set: the workload's driver configures the run with the
- *		run's settings; its clients' memory is checked, then its statements
- *		as the caller; then the run is launched and waited for.
+ * pb_run_configure
+ *		The run's workload, configured by its driver with the run's settings
+ *		in force, as its clients will have them: the seed, the options, the
+ *		commands; then its clients' memory checked, its statements prepared
+ *		as the caller, and on a hot standby its writes refused.
  */
 static void
-pb_run_configure_and_launch(FunctionCallInfo fcinfo, bool background,
-							PbRunParams *params_io, PbRunConfig *config,
-							const PbDriver *driver, const PbWorkloadArgs *args,
-							PbRunResult *result_out)
+pb_run_configure(FunctionCallInfo fcinfo, const PbWorkloadArgs *args,
+				 PbRunConfig *config, PbRunParams *params)
 {
-	PbRunParams params = *params_io;
+	const PbDriver *driver = pb_driver(config->kind);
 	PbRunEstimate estimate = {0, 0};
-	Oid			schema = InvalidOid;
 	int			nest;
 
 	nest = pb_settings_push(config);
@@ -494,7 +401,7 @@ pb_run_configure_and_launch(FunctionCallInfo fcinfo, bool background,
 				 errmsg("could not generate a random seed")));
 	if (args->def != NULL)
 		config->workload = pstrdup(args->def->name);
-	driver->configure(args, config, &params, &estimate);
+	driver->configure(args, config, params, &estimate);
 	if (config->options != NULL)
 	{
 		config->options_json = pb_kind_options_json(pb_kind_at(config->kind)->library,
@@ -505,10 +412,10 @@ pb_run_configure_and_launch(FunctionCallInfo fcinfo, bool background,
 					 errmsg("out of memory")));
 	}
 	/* the memory first: preparing takes the caller as much */
-	pb_check_memory(params.nclients, estimate.nplans, params.ncommands,
-					estimate.text_bytes, params.command_histograms);
+	pb_check_memory(params->nclients, estimate.nplans, params->ncommands,
+					estimate.text_bytes, params->command_histograms);
 	if (driver->check != NULL)
-		driver->check(config, params.nclients);
+		driver->check(config, params);
 	if (RecoveryInProgress() && driver->writes != NULL && driver->writes(config))
 		ereport(ERROR,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
@@ -516,28 +423,101 @@ pb_run_configure_and_launch(FunctionCallInfo fcinfo, bool background,
 						config->workload),
 				 errhint("Run it on the primary; on a standby, run one that only reads: polarbench_workloads says which write.")));
 	pb_settings_pop(nest);
+}
 
-	/* a run to come: it would fit what the limits leave now */
-	if (params.check_only)
-	{
-		pb_admission_check(params.nclients + 1);
-		*params_io = params;
-		return;
-	}
+/*
+ * pb_run_launch
+ *		Launch a configured run, its workers admitted (the launcher lets go
+ *		of the admission once they have connected), and wait for its end:
+ *		the extension's owner and schema for its recorder, on a hot standby
+ *		its unstored id, and whether the caller's snapshot may be let go.
+ */
+static void
+pb_run_launch(FunctionCallInfo fcinfo, bool background,
+			  const PbRunConfig *config, PbRunParams *params,
+			  PbRunResult *result_out)
+{
+	Oid			schema = InvalidOid;
 
-	params.owner = pb_extension_owner(&schema);
-	params.schema = get_namespace_name(schema);
+	params->owner = pb_extension_owner(&schema);
+	params->schema = get_namespace_name(schema);
 
 	if (RecoveryInProgress())
-		params.unstored_id = pb_next_unstored_id();
+		params->unstored_id = pb_next_unstored_id();
 
-	params.release_xmin = background || pb_can_release_snapshot(fcinfo);
-	if (!params.release_xmin)
+	params->release_xmin = background || pb_can_release_snapshot(fcinfo);
+	if (!params->release_xmin)
 		ereport(NOTICE,
 				(errmsg("this run holds back the removal of dead rows until it ends"),
 				 errdetail("The calling statement's snapshot stays in use while the run goes on, so row versions the clients make dead cannot be pruned, which slows workloads that update."),
 				 errhint("Run it as a statement of its own, such as SELECT * FROM polarbench_run(...), at READ COMMITTED, in a transaction that has written nothing and has no cursor open.")));
 
-	*params_io = params;
-	pb_launch_run(config, &params, result_out);
+	pb_launch_run(config, params, result_out);
+}
+
+/*
+ * pb_run_from_args
+ *		Check polarbench_run()'s arguments in fcinfo, resolve them into a
+ *		configuration (*config) and parameters (*params, whose on_started
+ *		the caller may have set), launch the run and wait for its end.  In
+ *		the conductor of a background run (background), no caller's
+ *		statement waits: its snapshot is not kept.  With params->check_only
+ *		(a sweep's check of a run to come), all but the start.
+ *
+ * Every check is made once, before anything changes: the arguments, the
+ * settings, the workload (configured once, with the run's settings), the
+ * admission of the run's workers.  Only then are the run's server settings
+ * applied (and put back whatever happens), and the parameters' effective
+ * values recorded as the clients will have them.
+ */
+void
+pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_out,
+				 PbRunConfig **config_out, PbRunResult *result_out)
+{
+	PbRunConfig *config;
+	PbRunParams params = *params_out;
+	PbWorkloadArgs args;
+
+	pb_check_caller("polarbench_run", background);
+
+	pb_workload_args(fcinfo, &args);
+	config = palloc0(sizeof(PbRunConfig));
+	config->kind = pb_kind_find(args.workload, &args.def);
+	pb_check_limits(fcinfo, pb_driver(config->kind), &params);
+	pb_check_pacing(fcinfo, &params);
+	params.command_histograms = !params.counters_only;
+
+	if (PB_ARG_GIVEN(ARG_SETTINGS))
+		pb_settings_from_json(config, PG_GETARG_JSONB_P(ARG_SETTINGS));
+	if (PB_ARG_GIVEN(ARG_SERVER_SETTINGS))
+	{
+		pb_server_settings_from_json(config, PG_GETARG_JSONB_P(ARG_SERVER_SETTINGS));
+		pb_server_settings_check(config);
+	}
+	/* the settings first: the workload is checked as the clients will run it */
+	pb_settings_check(config);
+	pb_run_configure(fcinfo, &args, config, &params);
+	*config_out = config;
+
+	if (params.check_only)
+	{
+		/* a run to come: it would fit what the limits leave now */
+		pb_admission_check(params.nclients + 1);
+		*params_out = params;
+		return;
+	}
+
+	/* the clients and the recorder, admitted before the server changes */
+	pb_admission_begin(params.nclients + 1);
+
+	/* from here on, the server's settings are put back whatever happens */
+	PG_ENSURE_ERROR_CLEANUP(pb_server_settings_cleanup, PointerGetDatum(config));
+	{
+		pb_server_settings_apply(config);
+		pb_settings_record(config);
+		pb_run_launch(fcinfo, background, config, &params, result_out);
+	}
+	PG_END_ENSURE_ERROR_CLEANUP(pb_server_settings_cleanup, PointerGetDatum(config));
+	pb_server_settings_restore(config);
+	*params_out = params;
 }

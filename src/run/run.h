@@ -102,6 +102,8 @@ typedef struct PbRunParams
 	int			nclients;
 	double		duration;		/* seconds, 0 if none */
 	int64		transactions;	/* per client, 0 if none */
+	bool		limited;		/* the caller gave a duration or a number of
+								 * transactions, not its workload's tool */
 	int			progress;		/* seconds between reports, 0 if none */
 	double		rate;			/* transactions per second, 0 if unlimited */
 	double		latency_limit;	/* ms, 0 if none */

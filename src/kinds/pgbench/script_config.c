@@ -568,7 +568,7 @@ pb_script_check_all(const PbWorkloadArgs *args, PbRunConfig *config,
 				 errmsg("the run's scripts have %d commands, more than polarbench.max_script_commands (%d)",
 						ncommands, pb_max_script_commands),
 				 errhint("Use shorter scripts, or ask a superuser to raise polarbench.max_script_commands.")));
-	estimate->nplans = pb_check_scripts(set, pb_fixed_values(config, set, args->clients));
+	estimate->nplans = pb_check_scripts(set, pb_fixed_values(config, set, params->nclients));
 	estimate->text_bytes = pb_script_text_bytes(set, &ncommands);
 	pb_scriptset_free(set);
 }

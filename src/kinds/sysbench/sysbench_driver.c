@@ -754,7 +754,7 @@ pb_sb_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 	PbSysbenchOptions *o;
 	PbCommandDesc *descs;
 
-	pb_refuse_script_args(args, "A sysbench workload starts an event again after a deadlock or a serialization failure, as sysbench does, and counts it in errors.");
+	pb_refuse_script_args(args, params, "A sysbench workload starts an event again after a deadlock or a serialization failure, as sysbench does, and counts it in errors.");
 	o = pb_options_from_json(&pb_sysbench_library, args->def, args->options,
 							 "{\"tables\": 64, \"table_size\": 25000}", false);
 	pb_sysbench_resolve(o);
@@ -767,7 +767,7 @@ pb_sb_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 
 /* Prepare the statements as the caller. */
 static void
-pb_sb_check(const PbRunConfig *config, int clients)
+pb_sb_check(const PbRunConfig *config, const PbRunParams *params)
 {
 	pb_sysbench_check(config->options);
 }
@@ -790,14 +790,15 @@ pb_sb_check_options(const PbWorkloadDef *def, Jsonb *options)
 
 /* The clients' shared area: the unique sequence. */
 static Size
-pb_sb_shared_size(const PbRunConfig *config, int nclients)
+pb_sb_shared_size(const PbRunConfig *config, const PbRunParams *params)
 {
 	return sizeof(PbSbShared);
 }
 
 /* It starts at 0. */
 static void
-pb_sb_shared_init(void *shared, const PbRunConfig *config, int nclients)
+pb_sb_shared_init(void *shared, const PbRunConfig *config,
+					 const PbRunParams *params)
 {
 	pg_atomic_init_u32(&((PbSbShared *) shared)->unique_index, 0);
 }

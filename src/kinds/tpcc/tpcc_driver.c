@@ -1157,7 +1157,7 @@ pb_tpcc_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 	PbTpccOptions *o;
 	PbCommandDesc *descs;
 
-	pb_refuse_script_args(args, NULL);
+	pb_refuse_script_args(args, params, NULL);
 	o = pb_options_from_json(&pb_tpcc_library, args->def, args->options,
 							 "{\"warehouses\": 4, \"keying_think\": true}", true);
 	if (o->keying_think && params->rate > 0)
@@ -1172,12 +1172,12 @@ pb_tpcc_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 	params->ncommands = pb_tpcc_commands(config, &descs);
 	estimate->nplans = TPCC_NSTATEMENTS;
 	estimate->text_bytes = o->keying_think ?
-		(double) sizeof(PbTpccTerminal) * o->warehouses * o->terminals / Max(args->clients, 1) : 0;
+		(double) sizeof(PbTpccTerminal) * o->warehouses * o->terminals / Max(params->nclients, 1) : 0;
 }
 
 /* Prepare the statements as the caller, in a subtransaction rolled back. */
 static void
-pb_tpcc_check(const PbRunConfig *config, int clients)
+pb_tpcc_check(const PbRunConfig *config, const PbRunParams *params)
 {
 	PbTpccDriver d;
 
@@ -1202,14 +1202,15 @@ pb_tpcc_check_options(const PbWorkloadDef *def, Jsonb *options)
 
 /* The clients' shared counters. */
 static Size
-pb_tpcc_shared_size(const PbRunConfig *config, int nclients)
+pb_tpcc_shared_size(const PbRunConfig *config, const PbRunParams *params)
 {
 	return sizeof(PbTpccShared);
 }
 
 /* They start at 0. */
 static void
-pb_tpcc_shared_init(void *shared, const PbRunConfig *config, int nclients)
+pb_tpcc_shared_init(void *shared, const PbRunConfig *config,
+					 const PbRunParams *params)
 {
 	PbTpccShared *s = shared;
 

@@ -82,8 +82,7 @@ typedef struct PbYcsbShared
 	slock_t		keys_mutex;		/* protects next_key and the keys in flight */
 	int64		next_key;
 	pg_atomic_uint64 acked_key;	/* int64, only grows */
-	int			nclients;
-	int64		key_in_flight[FLEXIBLE_ARRAY_MEMBER];
+	int64		key_in_flight[FLEXIBLE_ARRAY_MEMBER];	/* one per client */
 } PbYcsbShared;
 
 /* The longest key name: "user", 20 digits of padding or of a long */
@@ -365,7 +364,7 @@ pb_ycsb_acknowledge(PbYcsbDriver *d)
 	SpinLockAcquire(&sh->keys_mutex);
 	sh->key_in_flight[d->client_no] = -1;
 	lowest = sh->next_key;
-	for (int i = 0; i < sh->nclients; i++)
+	for (int i = 0; i < d->run->nclients; i++)
 	{
 		int64		k = sh->key_in_flight[i];
 
@@ -741,7 +740,7 @@ pb_ycsb_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 	PbYcsbOptions *o;
 	PbCommandDesc *descs;
 
-	pb_refuse_script_args(args, "A YCSB workload counts a failed operation as an error of its operation, as YCSB does.");
+	pb_refuse_script_args(args, params, "A YCSB workload counts a failed operation as an error of its operation, as YCSB does.");
 	o = pb_options_from_json(&pb_ycsb_library, args->def, args->options,
 							 "{\"readproportion\": 0.5, \"updateproportion\": 0.5}", false);
 	pb_ycsb_resolve(o);
@@ -749,7 +748,7 @@ pb_ycsb_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 	config->options_size = sizeof(PbYcsbOptions);
 	if (o->load)
 		params->ops_limit = o->insertcount;
-	else if (!args->limited)
+	else if (!params->limited)
 		params->ops_limit = o->operationcount;
 	params->ncommands = pb_ycsb_commands(config, &descs);
 	estimate->nplans = pb_ycsb_plans(o);
@@ -758,7 +757,7 @@ pb_ycsb_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 
 /* Prepare the statements as the caller. */
 static void
-pb_ycsb_check_run(const PbRunConfig *config, int clients)
+pb_ycsb_check_run(const PbRunConfig *config, const PbRunParams *params)
 {
 	pb_ycsb_check(config->options);
 }
@@ -783,15 +782,16 @@ pb_ycsb_check_options(const PbWorkloadDef *def, Jsonb *options)
 
 /* The clients' shared area: the insert keys, and each client's in flight. */
 static Size
-pb_ycsb_shared_size(const PbRunConfig *config, int nclients)
+pb_ycsb_shared_size(const PbRunConfig *config, const PbRunParams *params)
 {
 	return add_size(offsetof(PbYcsbShared, key_in_flight),
-					mul_size(sizeof(int64), nclients));
+					mul_size(sizeof(int64), params->nclients));
 }
 
 /* The first insert key is the record after the last loaded one. */
 static void
-pb_ycsb_shared_init(void *shared, const PbRunConfig *config, int nclients)
+pb_ycsb_shared_init(void *shared, const PbRunConfig *config,
+					 const PbRunParams *params)
 {
 	PbYcsbShared *sh = shared;
 	int64		first_key = ((const PbYcsbOptions *) config->options)->recordcount;
@@ -799,8 +799,7 @@ pb_ycsb_shared_init(void *shared, const PbRunConfig *config, int nclients)
 	SpinLockInit(&sh->keys_mutex);
 	sh->next_key = first_key;
 	pg_atomic_init_u64(&sh->acked_key, (uint64) (first_key - 1));
-	sh->nclients = nclients;
-	for (int i = 0; i < nclients; i++)
+	for (int i = 0; i < params->nclients; i++)
 		sh->key_in_flight[i] = -1;
 }
 
