@@ -31,17 +31,17 @@ PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 PB_DRIVER_OBJS = src/drivers/statement_exec.o src/drivers/driver_options.o \
 	src/drivers/report_query.o
 PB_REGISTRY_OBJS = src/drivers/registry.o
-PB_ENGINE_OBJS = src/engine/run_lockwait.o \
-	src/engine/run_snapshot.o src/engine/run_status.o src/engine/run_profile.o \
-	src/engine/run_document.o src/engine/run_stats.o \
+PB_ENGINE_OBJS = src/engine/lockwait.o \
+	src/engine/snapshot.o src/engine/status.o src/engine/profile.o \
+	src/engine/document.o src/engine/stats.o \
 	src/engine/run_settings.o src/engine/run_server_settings.o \
-	src/engine/run_memory.o src/engine/client_worker.o \
-	src/engine/recorder_worker.o src/engine/run_launcher.o
-PB_FUNCTION_OBJS = src/functions/run_callsite.o src/functions/run_args.o \
-	src/functions/run_views.o src/functions/run_report.o src/functions/run_entry.o \
-	src/functions/run_control.o src/functions/run_background.o \
-	src/functions/run_sweep.o src/functions/run_record_check.o \
-	src/functions/run_nodes.o src/functions/run_compare.o \
+	src/engine/memory.o src/engine/client_worker.o \
+	src/engine/recorder_worker.o src/engine/launcher.o
+PB_FUNCTION_OBJS = src/functions/callsite.o src/functions/run_args.o \
+	src/functions/views.o src/functions/report.o src/functions/run.o \
+	src/functions/control.o src/functions/start.o \
+	src/functions/sweep.o src/functions/record_check.o \
+	src/functions/nodes.o src/functions/compare.o \
 	src/functions/workload_list.o src/functions/init_parallel.o \
 	src/functions/init.o src/functions/dataset_list.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \

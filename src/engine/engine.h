@@ -41,7 +41,7 @@ typedef struct PbTotals
 /* detail of failures whose reason only the server log has */
 #define PB_SEE_LOG "See the server log for the reason."
 
-/* run_status.c: what a run cut short is recorded and shown as */
+/* status.c: what a run cut short is recorded and shown as */
 #define PB_INTERRUPTED_SQLSTATE	ERRCODE_ADMIN_SHUTDOWN
 #define PB_INTERRUPTED_MESSAGE	"the run was interrupted: its recorder stopped before the run ended"
 extern bool pb_recorder_running(int pid, TimestampTz since);
@@ -49,12 +49,12 @@ extern Oid	pb_extension_owner(Oid *schema);
 extern int	pb_as_owner_begin(Oid owner, Oid *save_user, int *save_sec);
 extern void pb_as_owner_end(int nest, Oid save_user, int save_sec);
 
-/* run_snapshot.c */
+/* snapshot.c */
 extern bool pb_can_release_snapshot(FunctionCallInfo fcinfo);
 extern void pb_release_xmin(void);
 extern void pb_refresh_xmin(void);
 
-/* run_lockwait.c */
+/* lockwait.c */
 typedef enum PbLockWaitVerdict
 {
 	PB_LOCKWAIT_NONE,			/* no lock wait that matters */
@@ -65,7 +65,7 @@ extern bool pb_waits_for_me(int pid);
 extern PbLockWaitVerdict pb_lock_wait_check(int pid, char **detail,
 											int64 *waited_ms);
 
-/* run_document.c */
+/* document.c */
 #define PB_DOC_PARTS	6
 extern const char *const pb_doc_tables[PB_DOC_PARTS][2];
 extern void pb_doc_start(void);
@@ -79,7 +79,7 @@ extern const char *pb_doc_kept(int64 run_id);
 /* How many unstored runs' documents a session keeps */
 #define PB_KEPT_DOCUMENTS	16
 
-/* run_profile.c */
+/* profile.c */
 #define PB_SERVER_COUNTERS		13
 #define PB_WAIT_SAMPLE_MS		10
 extern HTAB *pb_waits_create(void);
@@ -91,7 +91,7 @@ extern void pb_waits_foreach(HTAB *waits,
 extern void pb_server_counters_read(int64 *counters);
 extern char *pb_server_counters_json(const int64 *before, const int64 *after);
 
-/* run_stats.c */
+/* stats.c */
 extern double pb_run_seconds(PbRunShared *run, char *slots);
 extern void pb_totals_read(PbRunShared *run, char *slots, PbTotals *totals);
 extern void pb_summary_interval(const PbTotals *from, const PbTotals *to,
@@ -122,11 +122,11 @@ extern void pb_server_settings_apply(PbRunConfig *config);
 extern void pb_server_settings_restore(PbRunConfig *config);
 extern void pb_server_settings_cleanup(int code, Datum arg);
 
-/* run_memory.c */
+/* memory.c */
 extern void pb_check_memory(int nclients, int nplans, int ncommands,
 							double text_bytes, bool command_histograms);
 
-/* run_launcher.c */
+/* launcher.c */
 extern void pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 						  PbRunResult *result);
 

@@ -58,7 +58,7 @@ static void *recorder_driver_shared;	/* the driver's area of the segment */
 static void *recorder_figures_state = NULL;
 static bool recorder_figures_begun = false;
 
-/* where the run's time went (run_profile.c) */
+/* where the run's time went (profile.c) */
 static HTAB *recorder_waits;	/* the clients' wait events, sampled */
 static int64 recorder_counters[PB_SERVER_COUNTERS];	/* at the start */
 static bool recorder_counters_read = false;

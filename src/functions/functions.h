@@ -60,14 +60,14 @@ extern void pb_run_from_args(FunctionCallInfo fcinfo, bool background,
 							 PbRunParams *params, PbRunConfig **config,
 							 PbRunResult *result);
 
-/* run_callsite.c */
+/* callsite.c */
 extern void pb_check_called_once(FunctionCallInfo fcinfo, const char *function,
 								 const char *what);
 
-/* run_record_check.c */
+/* record_check.c */
 extern void pb_record_check(Jsonb *doc, const char *nsp);
 
-/* run_report.c */
+/* report.c */
 extern Datum polarbench_report(PG_FUNCTION_ARGS);
 extern char *pb_report_json(int64 run_id);
 

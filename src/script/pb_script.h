@@ -6,7 +6,7 @@
  *
  * Everything declared here is plain C with no dependency on the PostgreSQL
  * backend (no postgres.h, no palloc, no ereport), so that the server-side
- * workers, the command-line client, the unit tests and the fuzz harnesses
+ * workers, the command-line program, the unit tests and the fuzz harnesses
  * all share one implementation.  Functions that can fail return false and
  * fill a PbError; they never exit or longjmp.  Memory is taken with
  * malloc() and given back by the matching *_free() function.

@@ -1,5 +1,5 @@
 # The sources of the backend-free script library, the one list that the
-# extension, the command-line client, the unit tests and the fuzzer build
+# extension, the command-line program, the unit tests and the fuzzer build
 # from.  Include it with PB_SCRIPT_DIR set to this folder; it sets
 # PB_SCRIPT_SRCS (paths) and PB_SCRIPT_NAMES (file names without .c).
 #

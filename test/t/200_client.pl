@@ -1,4 +1,4 @@
-# The command-line client, src/bin/polarbench/polarbench, run against a node: help and
+# The command-line program, src/bin/polarbench/polarbench, run against a node: help and
 # version, option errors, -i (pgbench's tables, and any data set with -b and
 # its arguments), built-in and custom scripts with -D, pgbench's
 # report lines, -r, -P progress on stderr, a script syntax error caught

@@ -25,7 +25,7 @@
 
 #include "kind.h"
 #include "pgbench.h"
-#include "polarbench_client.h"
+#include "polarbench.h"
 
 /* One row of polarbench_workloads, with its options' names */
 typedef struct CatalogWorkload

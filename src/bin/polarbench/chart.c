@@ -22,7 +22,7 @@
 
 #include "common/logging.h"
 
-#include "polarbench_client.h"
+#include "polarbench.h"
 
 #define SVG_WIDTH		960
 #define PANEL_HEIGHT	380

@@ -21,7 +21,7 @@
 
 #include "common/logging.h"
 
-#include "polarbench_client.h"
+#include "polarbench.h"
 
 /* The columns of polarbench_compare(), in order */
 enum

@@ -23,7 +23,7 @@
 #include "common/logging.h"
 
 #include "pb_measure.h"
-#include "polarbench_client.h"
+#include "polarbench.h"
 
 /* One node of the run */
 typedef struct Node

@@ -27,7 +27,7 @@
 #include "fe_utils/option_utils.h"
 #include "getopt_long.h"
 
-#include "polarbench_client.h"
+#include "polarbench.h"
 
 /* The long options that are not spellings of a short one */
 enum

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * polarbench.c
- *	  The polarbench command-line client: pgbench's options and output for
+ *	  The polarbench command-line program: pgbench's options and output for
  *	  benchmarks whose clients run inside the server.
  *
  * main() reads the command line (options.c), which checks custom scripts
@@ -18,7 +18,7 @@
  *
  * Every value reaches the server as a query parameter, never pasted into
  * SQL text, and every query runs with the search_path pinned (see
- * client_conn.c).
+ * connection.c).
  *
  * Settings that a killed client left changed with --restart-command are put
  * back before anything else, on the next run against that server or with
@@ -37,7 +37,7 @@
 #include "libpq-fe.h"
 #include "pqexpbuffer.h"
 
-#include "polarbench_client.h"
+#include "polarbench.h"
 
 /*
  * run_init

@@ -18,7 +18,7 @@
 
 #include "common/logging.h"
 
-#include "polarbench_client.h"
+#include "polarbench.h"
 
 /*
  * print_server_report

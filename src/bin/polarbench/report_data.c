@@ -9,7 +9,7 @@
  */
 #include "postgres_fe.h"
 
-#include "polarbench_client.h"
+#include "polarbench.h"
 
 /*
  * csv_field

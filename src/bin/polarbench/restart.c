@@ -41,7 +41,7 @@
 #include "common/file_utils.h"
 #include "common/logging.h"
 
-#include "polarbench_client.h"
+#include "polarbench.h"
 
 /* how long to wait for the server to accept connections after a restart */
 #define RESTART_WAIT_SECONDS	120

@@ -8,7 +8,7 @@
  *
  * The calls run in the session's own search_path, which finds the user's
  * tables: every function and type in them is named with its schema,
- * polarbench's as @extschema@ (see client_conn.c).
+ * polarbench's as @extschema@ (see connection.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -16,7 +16,7 @@
 
 #include "common/logging.h"
 
-#include "polarbench_client.h"
+#include "polarbench.h"
 
 /*
  * add_param

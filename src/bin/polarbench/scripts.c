@@ -20,7 +20,7 @@
 
 #include "pb_script.h"
 #include "pgbench.h"
-#include "polarbench_client.h"
+#include "polarbench.h"
 
 /*
  * parse_weight

@@ -13,7 +13,7 @@
 
 #include "common/logging.h"
 
-#include "polarbench_client.h"
+#include "polarbench.h"
 
 /*
  * ensure_extension

@@ -22,7 +22,7 @@
 #include "common/logging.h"
 
 #include "pb_measure.h"
-#include "polarbench_client.h"
+#include "polarbench.h"
 
 /* One run of the sweep */
 typedef struct SweepRun

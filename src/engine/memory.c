@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_memory.c
+ * memory.c
  *	  Whether the memory a run's clients would take, as the driver of its
  *	  workload estimates what each keeps, stays within
  *	  polarbench.max_run_memory: checked in the caller before any worker

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_background.c
+ * start.c
  *	  polarbench_start(): a run that goes on after the calling statement and
  *	  its transaction end.  The caller hands its arguments to a background
  *	  worker of its own role, the run's conductor, which does everything

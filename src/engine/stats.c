@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_stats.c
+ * stats.c
  *	  The figures of a run computed from its clients' counters: totals at
  *	  an instant, the figures of a progress interval, and a run's final
  *	  summary with its percentiles from the merged histograms.

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_profile.c
+ * profile.c
  *	  Where a run's time went, as the recorder sees it: the clients' wait
  *	  events sampled every few milliseconds from their PGPROCs (the
  *	  clients do nothing for it), and the server-wide counters (WAL, the

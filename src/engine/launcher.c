@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_launcher.c
+ * launcher.c
  *	  Sets up a run: its dynamic shared memory segment, one background
  *	  worker per client and the recorder; releases the clients together,
  *	  relays progress to the caller, waits for the end, and reads the

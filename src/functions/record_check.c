@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_record_check.c
+ * record_check.c
  *	  What a run's document must hold before polarbench_record() stores
  *	  it: every field as a run itself would have recorded it.
  *

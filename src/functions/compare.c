@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_compare.c
+ * compare.c
  *	  Comparisons you can trust: polarbench_compare(a, b, threshold) says,
  *	  metric by metric, whether the runs of side B are faster than those of
  *	  side A, by how much (the ratio B/A and its 95% interval) and by which
@@ -9,7 +9,7 @@
  *	  what a sweep's table makes its cells' intervals and marks of.
  *
  * The statistics are the measurement library's (compare_stats.c), which
- * the command-line client shares, so that its sweep marks are these:
+ * the command-line program shares, so that its sweep marks are these:
  *	- two or more runs on a side: runs are the unit, Welch's t on the logs
  *	  of their figures (their summaries' tps, latency average and
  *	  percentiles, and each statement's or operation's);

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_lockwait.c
+ * lockwait.c
  *	  Whether a worker of a run waits for a lock that the run's caller
  *	  holds: a deadlock the server's detector cannot see, since the caller
  *	  waits for its workers on a latch, not on a lock.

@@ -1,13 +1,13 @@
 /*-------------------------------------------------------------------------
  *
- * run_document.c
+ * document.c
  *	  Runs on a hot standby, which can write no table: the recorder puts
  *	  the rows it would have written into one JSON document instead, the
  *	  shape of polarbench_report(run_id, 'json'): the run, its progress,
  *	  statements, operations, clients, histogram and wait events.  It hands
  *	  the document to the launcher in a DSM segment of its own, pinned until
  *	  the launcher takes it; the session that ran the run keeps the last
- *	  documents, for polarbench_run_document() (run_nodes.c).
+ *	  documents, for polarbench_run_document() (nodes.c).
  *
  *-------------------------------------------------------------------------
  */

@@ -1,11 +1,11 @@
 /*-------------------------------------------------------------------------
  *
- * run_nodes.c
+ * nodes.c
  *	  Runs across a primary and its hot standbys: polarbench_run_document()
  *	  gives a run as one document (a standby's from the session that ran
  *	  it), and polarbench_record(document, node) stores on the primary a run
  *	  that a hot standby could not store, marked with the node it ran on.
- *	  The command-line client calls them for the standbys of a run across
+ *	  The command-line program calls them for the standbys of a run across
  *	  several nodes.
  *
  * The run is stored as the caller's: its role is the caller, whatever the

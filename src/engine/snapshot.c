@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_snapshot.c
+ * snapshot.c
  *	  Whether the caller's snapshot may stop holding back the xmin horizon
  *	  while its run goes on, and doing so.
  *

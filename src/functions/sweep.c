@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_sweep.c
+ * sweep.c
  *	  polarbench_sweep(): every combination of client counts, setting
  *	  sets, variable sets and option sets, each run as polarbench_run()
  *	  would run it, repeated, in a stated order, with one row per run.

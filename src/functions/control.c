@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_control.c
+ * control.c
  *	  Runs seen and steered from any session: polarbench_wait() waits for a
  *	  run and returns its summary, polarbench_cancel() stops one, and
  *	  polarbench_live_runs() (the polarbench_live view) shows the last

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_report.c
+ * report.c
  *	  polarbench_report(run_id, style, options): a finished run as the tool
  *	  its user knows would have printed it at the end, in the style of the
  *	  driver that style names (each workload's driver has its tool's), or

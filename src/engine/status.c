@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_status.c
+ * status.c
  *	  Whether a run recorded as running is still going: its recorder is
  *	  alive.  The views and the next run's recorder ask it alike, and a run
  *	  that is not is shown and recorded as interrupted (PB_INTERRUPTED_*).

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_entry.c
+ * run.c
  *	  polarbench_run(): the run its arguments ask for (run_args.c), and its
  *	  summary as one row, in polarbench_result of whichever version of the
  *	  extension is installed.

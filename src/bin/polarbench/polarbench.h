@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
- * polarbench_client.h
- *	  Shared definitions of the polarbench command-line client: the run it
+ * polarbench.h
+ *	  Shared definitions of the polarbench command-line program: the run it
  *	  was asked for, the connections it makes, and the files that turn
  *	  options into calls (run_query.c), prepare a database (setup.c), look
  *	  up the server's workloads and data sets (catalog.c), apply settings
@@ -11,15 +11,15 @@
  *	  command line (scripts.c, options.c).
  *
  * In layers, each file calling only those above it in this list (the
- * order of PB_CLIENT_NAMES in the Makefile, which test/check_layers.sh
- * checks): client_conn.c, run_query.c, report_data.c, report.c, chart.c,
+ * order of PB_PROGRAM_NAMES in the Makefile, which test/check_layers.sh
+ * checks): connection.c, run_query.c, report_data.c, report.c, chart.c,
  * compare.c, setup.c, catalog.c, restart.c, sweep.c, nodes.c, scripts.c,
  * options.c, polarbench.c.
  *
  *-------------------------------------------------------------------------
  */
-#ifndef POLARBENCH_CLIENT_H
-#define POLARBENCH_CLIENT_H
+#ifndef POLARBENCH_H
+#define POLARBENCH_H
 
 #include "libpq-fe.h"
 #include "pqexpbuffer.h"
@@ -219,7 +219,7 @@ typedef struct ParamList
 	int			space;
 } ParamList;
 
-/* client_conn.c */
+/* connection.c */
 #define PB_QUERY_USER_PATH	0x01	/* in the session's own search_path */
 #define PB_QUERY_CANCELABLE	0x02	/* SIGINT and SIGTERM cancel it */
 extern const char *progname;
@@ -351,4 +351,4 @@ extern void check_scripts(const ClientOptions *opts);
 /* options.c */
 extern void parse_command_line(int argc, char **argv, ClientCommand *cmd);
 
-#endif							/* POLARBENCH_CLIENT_H */
+#endif							/* POLARBENCH_H */

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * client_conn.c
+ * connection.c
  *	  The client's connections: connecting to a node with its search_path
  *	  pinned, running the client's queries (every one with the extension's
  *	  schema named, and the calls that must see the user's tables in the
@@ -30,7 +30,7 @@
 #include "fe_utils/cancel.h"
 #include "libpq-events.h"
 
-#include "polarbench_client.h"
+#include "polarbench.h"
 
 const char *progname;
 

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_callsite.c
+ * callsite.c
  *	  Whether the calling statement calls polarbench_run() (or
  *	  polarbench_sweep()) once for the row it wants, or once for each
  *	  column of it.

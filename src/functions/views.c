@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * run_views.c
+ * views.c
  *	  Functions the result views call, and polarbench_histogram() over one
  *	  of them.
  *
