@@ -1,9 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * load.h
- *	  Declarations shared by the loader behind polarbench_init(): the
- *	  resolved options, the per-data-set interface, bulk insertion,
- *	  progress reporting and the parallel load.
+ *	  The loader's machinery behind polarbench_init(): the resolved
+ *	  options, the interface of a data set (PbDataset, which each kind
+ *	  folder defines for its own and lists in its descriptor), bulk
+ *	  insertion, progress reporting, and the staging of a load's tables.
  *
  * A data set is loaded as a list of jobs.  A job creates its tables (or
  * fills tables an earlier job of the same transaction created), fills them
@@ -12,25 +13,24 @@
  * it owns whole tables, builds their indexes.  A serial load runs every
  * job in the caller's transaction; a parallel load hands the jobs out to
  * background workers, each running its jobs in one transaction of its own
- * (see functions/init_parallel.c for the protocol).  A finishing step, run by the
- * caller, ties the jobs' tables together (primary keys, foreign keys,
- * partitions).
+ * (see functions/init_parallel.c for the protocol).  A finishing step, run
+ * by the caller, ties the jobs' tables together (primary keys, foreign
+ * keys, partitions).
  *
- * The loader's files, in layers, each calling only those below it:
+ * The machinery's files, in layers, each calling only those below it:
  *
  *	  page_write.c, load_sql.c, load_progress.c,	pages, SQL and names,
  *	  load_wal.c									progress, WAL
  *	  btree_build.c, page_writers.c					index built as rows go,
  *													pages written by others
  *	  bulk_insert.c									rows into a table
- *	  dataset_*.c, then datasets.c					the data sets, their
- *													registry
  *	  load_staging.c								tables replaced (or rows
  *													added), all or nothing
- *	  load_parallel.c								the parallel load
- *	  load_entry.c									polarbench_init()
- *	  dataset_list.c, dataset_tpcc_check.c			the data sets listed,
- *													TPC-C's consistency
+ *
+ * Above them: the kinds' data sets (src/kinds/<kind>/), found through the
+ * registry (drivers/registry.h), and polarbench_init(), its parallel load
+ * and polarbench_datasets (functions/init.c, init_parallel.c,
+ * dataset_list.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -141,9 +141,9 @@ typedef struct PbDatasetOption
 } PbDatasetOption;
 
 /*
- * One data set: what it creates and how its load is cut into jobs.  A new
- * data set is one dataset_*.c file defining one of these and one row in
- * the registry (datasets.c).
+ * One data set: what it creates and how its load is cut into jobs.  A kind
+ * folder defines its data sets (its <kind>_dataset.c) and lists them in its
+ * descriptor (PbKind.datasets), through which the registry finds them.
  */
 typedef struct PbDataset
 {

@@ -2,7 +2,7 @@
  *
  * tpcc_driver.c
  *	  TPC-C 5.11 in a client: the five transactions of clause 2 as prepared
- *	  plans on the nine tables of the TPC-C data set (dataset_tpcc.c, or
+ *	  plans on the nine tables of the TPC-C data set (tpcc_dataset.c, or
  *	  HammerDB's and go-tpc's, which have the same names and columns), each
  *	  in a transaction of its own, chosen by the deck of clause 5.2.4.2.
  *
