@@ -512,3 +512,9 @@ CREATE OR REPLACE VIEW polarbench_operations AS
 		   o.rollbacks
 	  FROM polarbench_operation_data o
 	  JOIN polarbench_run_data r USING (run_id);
+
+/*
+ * The extension's description, which CREATE EXTENSION takes from
+ * polarbench.control and an update keeps: it names TPC-C too.
+ */
+COMMENT ON EXTENSION polarbench IS 'in-database benchmark clients: pgbench, sysbench, YCSB and TPC-C workloads run by background workers';
