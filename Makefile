@@ -1,19 +1,25 @@
 # polarbench: PGXS build of the extension, its regression and TAP tests.
 #
-# The sources, by layer, lowest first: what every layer shares (common), the
-# backend-free libraries (script, workload, measure, capture), the workloads'
-# drivers, the run engine, the SQL entry points of runs and of captures, and
-# the loader.  Each object
-# uses only symbols of its own layer's earlier objects and of lower layers,
-# in the order OBJS lists them: test/check_layers.sh reads the objects'
-# symbols and fails the suite on a call upwards or a cycle.  The
-# command-line client in src/client has a PGXS Makefile of its own.
+# The sources, by layer, lowest first: what every layer shares (common);
+# the backend-free libraries (script, the option machinery the kinds of
+# workload share, measure, capture: a server log read as a workload, with
+# the server's file that stores it); the run model (run); the loader's
+# machinery (load); what the drivers share (drivers); each kind's own part, its
+# backend-free sources then the server's, read from src/kinds/kind_list.h
+# and each kind's kind.mk (src/kinds/kinds.mk), and the list of the kinds;
+# the server's registry of the kinds; the run engine (engine); the
+# SQL-callable functions (functions).  Each object uses only symbols of the
+# objects before it in OBJS, and a folder's files include only headers of
+# folders whose first object comes no later: test/check_layers.sh checks
+# both and fails the suite on a call or an include upwards.  Adding a kind
+# edits nothing here.  The command-line program in src/bin/polarbench has a
+# PGXS Makefile of its own.
 
 MODULE_big = polarbench
 PB_SCRIPT_DIR = src/script
 include $(PB_SCRIPT_DIR)/script.mk
-PB_WORKLOAD_DIR = src/workload
-include $(PB_WORKLOAD_DIR)/workload.mk
+PB_KINDS_DIR = src/kinds
+include $(PB_KINDS_DIR)/kinds.mk
 PB_MEASURE_DIR = src/measure
 include $(PB_MEASURE_DIR)/measure.mk
 PB_CAPTURE_DIR = src/capture
@@ -21,34 +27,36 @@ include $(PB_CAPTURE_DIR)/capture.mk
 PB_COMMON_OBJS = src/common/query_stack.o src/common/args.o src/common/safe_sql.o \
 	src/common/alter_system.o src/common/settings_journal.o src/common/settings.o \
 	src/common/worker.o src/common/admission.o
-PB_DRIVER_OBJS = src/drivers/statement_exec.o src/drivers/driver_options.o \
-	src/drivers/report_query.o src/drivers/script_exec.o \
-	src/drivers/script_config.o src/drivers/script_driver.o \
-	src/drivers/sysbench_driver.o src/drivers/ycsb_driver.o \
-	src/drivers/tpcc_driver.o \
-	src/drivers/workload_registry.o
-PB_ENGINE_OBJS = src/engine/run_shmem.o src/engine/run_lockwait.o \
-	src/engine/run_snapshot.o src/engine/run_status.o src/engine/run_profile.o \
-	src/engine/run_document.o src/engine/run_stats.o src/engine/run_config.o \
-	src/engine/run_settings.o src/engine/run_server_settings.o \
-	src/engine/run_memory.o src/engine/client_worker.o \
-	src/engine/recorder_worker.o src/engine/run_launcher.o
-PB_SQL_OBJS = src/sql/run_callsite.o src/sql/run_args.o src/sql/run_views.o \
-	src/sql/run_report.o src/sql/run_entry.o src/sql/run_control.o \
-	src/sql/run_background.o src/sql/run_sweep.o src/sql/run_record_check.o \
-	src/sql/run_nodes.o src/sql/run_compare.o src/sql/workload_list.o
+PB_RUN_OBJS = src/run/figures.o src/run/segment.o src/run/config.o
 PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
-	src/load/page_writers.o src/load/bulk_insert.o \
-	src/load/dataset_pgbench.o src/load/dataset_sysbench.o \
-	src/load/dataset_ycsb.o src/load/dataset_tpcc.o src/load/datasets.o \
-	src/load/load_staging.o src/load/load_parallel.o src/load/load_entry.o \
-	src/load/dataset_list.o src/load/dataset_tpcc_check.o
+	src/load/page_writers.o src/load/bulk_insert.o src/load/load_staging.o
+PB_DRIVER_OBJS = src/drivers/statement_exec.o src/drivers/driver_options.o \
+	src/drivers/report_query.o
+PB_REGISTRY_OBJS = src/drivers/registry.o
+PB_ENGINE_OBJS = src/engine/lockwait.o \
+	src/engine/snapshot.o src/engine/status.o src/engine/profile.o \
+	src/engine/document.o src/engine/stats.o \
+	src/engine/run_settings.o src/engine/run_server_settings.o \
+	src/engine/memory.o src/engine/client_worker.o \
+	src/engine/recorder_worker.o src/engine/launcher.o
+PB_FUNCTION_OBJS = src/functions/callsite.o src/functions/run_args.o \
+	src/functions/views.o src/functions/report.o src/functions/run.o \
+	src/functions/control.o src/functions/start.o \
+	src/functions/sweep.o src/functions/record_check.o \
+	src/functions/nodes.o src/functions/compare.o \
+	src/functions/workload_list.o src/functions/init_parallel.o \
+	src/functions/init.o src/functions/dataset_list.o \
+	src/functions/capture.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
-	$(patsubst %.c,%.o,$(PB_WORKLOAD_SRCS)) \
+	$(patsubst %.c,%.o,$(PB_KIND_OPTIONS_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) \
-	$(patsubst %.c,%.o,$(PB_CAPTURE_SRCS)) $(PB_DRIVER_OBJS) \
-	$(PB_ENGINE_OBJS) $(PB_SQL_OBJS) $(PB_CAPTURE_SERVER_OBJS) $(PB_LOAD_OBJS)
+	$(patsubst %.c,%.o,$(PB_CAPTURE_SRCS)) $(PB_CAPTURE_SERVER_OBJS) \
+	$(PB_RUN_OBJS) $(PB_LOAD_OBJS) \
+	$(PB_DRIVER_OBJS) $(patsubst %.c,%.o,$(PB_KIND_LIBRARY_SRCS)) \
+	$(patsubst %.c,%.o,$(PB_KIND_LIST_SRCS)) \
+	$(patsubst %.c,%.o,$(PB_KIND_SERVER_SRCS)) \
+	$(PB_REGISTRY_OBJS) $(PB_ENGINE_OBJS) $(PB_FUNCTION_OBJS)
 
 EXTENSION = polarbench
 # the current version is assembled from sql/install/; earlier ones are kept
@@ -68,9 +76,8 @@ TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
 
 PG_CPPFLAGS = -I$(srcdir)/src/common -I$(srcdir)/src/script \
-	-I$(srcdir)/src/workload -I$(srcdir)/src/measure -I$(srcdir)/src/drivers \
-	-I$(srcdir)/src/engine -I$(srcdir)/src/sql -I$(srcdir)/src/load \
-	-I$(srcdir)/src/capture
+	$(PB_KIND_INCLUDES) -I$(srcdir)/src/measure -I$(srcdir)/src/capture -I$(srcdir)/src/run -I$(srcdir)/src/drivers \
+	-I$(srcdir)/src/engine -I$(srcdir)/src/functions -I$(srcdir)/src/load
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Wmissing-prototypes -Wpointer-arith -Werror=vla -Wendif-labels \
 	-Wmissing-format-attribute -Wformat-security
@@ -92,19 +99,19 @@ installcheck: test/regress_out
 test/regress_out:
 	mkdir -p $@
 
-# The command-line client (src/client/) has a PGXS Makefile of its own,
-# since one PGXS Makefile builds one kind of target; build, install and
+# The command-line program (src/bin/polarbench/) has a PGXS Makefile of its
+# own, since one PGXS Makefile builds one kind of target; build, install and
 # clean it along with the extension.  The TAP tests run it from there.
-all: client-all
-install: client-install
-uninstall: client-uninstall
-clean: client-clean
-installcheck: client-all
+all: program-all
+install: program-install
+uninstall: program-uninstall
+clean: program-clean
+installcheck: program-all
 
-client-all client-install client-uninstall client-clean:
-	$(MAKE) -C src/client PG_CONFIG=$(PG_CONFIG) $(patsubst client-%,%,$@)
+program-all program-install program-uninstall program-clean:
+	$(MAKE) -C src/bin/polarbench PG_CONFIG=$(PG_CONFIG) $(patsubst program-%,%,$@)
 
-.PHONY: client-all client-install client-uninstall client-clean
+.PHONY: program-all program-install program-uninstall program-clean
 
 # The test tools the TAP suites run (test/tools), built before them.
 installcheck: test-tools
@@ -137,4 +144,4 @@ deb:
 
 # PGXS tracks no header dependencies unless the server was configured with
 # --enable-depend: rebuild every object when a header changes.
-$(OBJS): $(wildcard $(srcdir)/src/*/*.h)
+$(OBJS): $(wildcard $(srcdir)/src/*/*.h) $(PB_KIND_HEADERS)

@@ -1,6 +1,10 @@
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS polarbench;
 RESET client_min_messages;
+-- the data set as polarbench_datasets lists it, with the arguments of
+-- polarbench_init() it reads
+SELECT name, jsonb_path_query_array(options, '$[*].name') AS arguments
+  FROM polarbench_datasets WHERE name = 'tpcc';
 -- bad input is refused before anything is written
 SELECT polarbench_init('tpcc', warehouses => 0);
 SELECT polarbench_init('tpcc', warehouses => 100001);

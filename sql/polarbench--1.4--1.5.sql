@@ -712,3 +712,9 @@ CREATE VIEW polarbench_capture_shapes AS
 
 GRANT SELECT ON polarbench_captures, polarbench_capture_sessions,
 	polarbench_capture_statements, polarbench_capture_shapes TO PUBLIC;
+
+/*
+ * The extension's description, which CREATE EXTENSION takes from
+ * polarbench.control and an update keeps: it names TPC-C too.
+ */
+COMMENT ON EXTENSION polarbench IS 'in-database benchmark clients: pgbench, sysbench, YCSB and TPC-C workloads run by background workers';

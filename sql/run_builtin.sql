@@ -5,6 +5,11 @@ CREATE EXTENSION IF NOT EXISTS polarbench;
 SELECT dataset, tables, rows FROM polarbench_init('pgbench', scale => 1);
 RESET client_min_messages;
 
+-- the kind's workloads as polarbench_workloads lists them: whether each
+-- writes, its report's style, how many options it takes
+SELECT name, writes, report_style, jsonb_array_length(options) AS options
+  FROM polarbench_workloads WHERE kind = 'pgbench';
+
 -- select-only: one SELECT per transaction
 SELECT workload, clients, transactions, statements, failed,
        tps > 0 AS tps_positive, qps > 0 AS qps_positive,

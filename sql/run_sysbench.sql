@@ -7,6 +7,11 @@ CREATE EXTENSION IF NOT EXISTS polarbench;
 SELECT dataset, tables, rows FROM polarbench_init('sysbench', tables => 2, table_size => 1000);
 RESET client_min_messages;
 
+-- the kind's workloads as polarbench_workloads lists them: whether each
+-- writes, its report's style, how many options it takes
+SELECT name, writes, report_style, jsonb_array_length(options) AS options
+  FROM polarbench_workloads WHERE kind = 'sysbench';
+
 -- oltp_read_write: 14 reads, 4 writes, 2 other (BEGIN, COMMIT) per event
 SELECT workload, transactions, statements, reads, writes, others, errors, failed
   FROM polarbench_run('oltp_read_write', transactions => 20, random_seed => 1);

@@ -7,6 +7,11 @@ CREATE EXTENSION IF NOT EXISTS polarbench;
 SELECT dataset, tables, rows FROM polarbench_init('ycsb', records => 1000);
 RESET client_min_messages;
 
+-- the kind's workloads as polarbench_workloads lists them: whether each
+-- writes, its report's style, how many options it takes
+SELECT name, writes, report_style, jsonb_array_length(options) AS options
+  FROM polarbench_workloads WHERE kind = 'ycsb';
+
 -- workload c: reads only, one SELECT * per operation
 SELECT workload, transactions, statements, reads, writes, others, errors
   FROM polarbench_run('ycsb-c', clients => 2, transactions => 50);

@@ -12,6 +12,11 @@ CREATE EXTENSION IF NOT EXISTS polarbench;
 SELECT dataset FROM polarbench_init('tpcc', warehouses => 2);
 RESET client_min_messages;
 
+-- the kind's workloads as polarbench_workloads lists them: whether each
+-- writes, its report's style, how many options it takes
+SELECT name, writes, report_style, jsonb_array_length(options) AS options
+  FROM polarbench_workloads WHERE kind = 'tpcc';
+
 CREATE TEMP VIEW tpcc_totals AS
 	SELECT (SELECT sum(d_next_o_id) FROM district) AS next_o_ids,
 		   (SELECT count(*) FROM orders) AS orders,

@@ -5,17 +5,18 @@ SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS polarbench;
 RESET client_min_messages;
 
--- every workload by name: its kind, whether it writes, its report's style
-SELECT name, kind, writes, report_style, jsonb_array_length(options) AS options
+-- every workload by a name of its own, of a kind, with a description and
+-- its report's style (each kind's tests show its workloads, so that a kind
+-- added changes nothing here)
+SELECT count(*) > 1 AS listed, count(DISTINCT name) = count(*) AS names_unique,
+       bool_and(length(kind) > 0 AND length(description) > 0 AND length(report_style) > 0) AS described
   FROM polarbench_workloads;
 -- every option has a type, a default and a description; numbers a range,
 -- enums their values
-SELECT w.kind, count(*) AS options,
-       bool_and(o ? 'type' AND o ? 'default' AND length(o->>'description') > 0) AS described,
+SELECT bool_and(o ? 'type' AND o ? 'default' AND length(o->>'description') > 0) AS described,
        bool_and(o->>'type' NOT IN ('integer', 'number') OR (o ? 'min' AND o ? 'max')) AS ranged,
        bool_and(o->>'type' <> 'enum' OR jsonb_array_length(o->'values') > 1) AS enumerated
-  FROM polarbench_workloads w, jsonb_array_elements(w.options) o
- GROUP BY w.kind ORDER BY w.kind;
+  FROM polarbench_workloads w, jsonb_array_elements(w.options) o;
 SELECT o->>'name' AS name, o->>'type' AS type, o->>'default' AS default, o->'values' AS values
   FROM polarbench_workloads w, jsonb_array_elements(w.options) o
  WHERE w.name = 'oltp_read_only' AND o->>'name' IN ('range_size', 'rand_type', 'skip_trx');
@@ -49,9 +50,14 @@ SELECT (options - 'tables' - 'table_size') = (:'sb_listed'::jsonb - 'tables' - '
 SELECT (options - 'recordcount' - 'insertcount') = :'ycsb_listed'::jsonb AS ycsb_options_as_listed
   FROM polarbench_runs WHERE run_id = :ycsb_run;
 
--- the data sets, with the arguments of polarbench_init() each one reads
-SELECT name, jsonb_path_query_array(options, '$[*].name') AS arguments
+-- the data sets, each by a name of its own, with a description and the
+-- arguments of polarbench_init() it reads, each of a type (each data set's
+-- tests show its own)
+SELECT count(*) > 1 AS listed, count(DISTINCT name) = count(*) AS names_unique,
+       bool_and(length(description) > 0) AS described
   FROM polarbench_datasets;
+SELECT bool_and(o ? 'type' AND length(o->>'description') > 0) AS arguments_described
+  FROM polarbench_datasets d, jsonb_array_elements(d.options) o;
 SELECT o->>'name' AS name, o->>'type' AS type, o->>'default' AS default
   FROM polarbench_datasets d, jsonb_array_elements(d.options) o
  WHERE d.name = 'ycsb';

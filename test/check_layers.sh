@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# The layer check: each object of the extension (and of the client) uses
-# only symbols defined by objects listed before it in its Makefile's OBJS
-# (its own layer's earlier files and the layers below), so that no file
-# calls a higher layer and no two files call each other.  Read from the
-# objects' symbol tables (nm), not from comments.  Run once both are built;
-# prints every call that breaks the order, and fails if there is one.
+# The layer checks.  By symbols: each object of the extension (and of the
+# command-line program) uses only symbols defined by objects listed before
+# it in its Makefile's OBJS (its own layer's earlier files and the layers
+# below), so that no file calls a higher layer and no two files call each
+# other; read from the objects' symbol tables (nm), not from comments.  By
+# includes: each folder of the extension has the rank of its first object
+# in OBJS, and no file (header or source) includes a header of a folder of
+# higher rank, so that no lower layer's header depends on a higher one's
+# (the engine includes the driver interface; the drivers include nothing
+# of the engine).  Run once both are built; prints every call and include
+# that breaks the order, and fails if there is one.
 #
 # Usage: bash test/check_layers.sh [repo]
 set -euo pipefail
@@ -45,7 +50,56 @@ MK
 		}'
 }
 
+# check_includes: the extension's folders ranked by their first object in
+# OBJS; every quoted include of a file of src/ (the program aside) resolved
+# to the folder that holds the header, which must not rank above the file's
+check_includes() {
+	local objs
+	objs=$(cd "$repo" && make -s --no-print-directory -f Makefile -f - pb-print-objs <<'MK'
+pb-print-objs:
+	@echo $(OBJS)
+MK
+)
+	cd "$repo"
+	for o in $objs; do dirname "$o"; done | awk '!seen[$0]++ { print $0, NR }' >"$tmp/ranks"
+	find src -path src/bin -prune -o -name '*.h' -print | sort >"$tmp/headers"
+	find src -path src/bin -prune -o -name '*.[ch]' -print | sort | while read -r f; do
+		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
+			while read -r h; do
+				# the header beside the file, else the one of that name in src/
+				if [ -f "$(dirname "$f")/$h" ]; then
+					echo "$f $(dirname "$f")/$h"
+				else
+					grep -E "(^|/)${h//./\\.}\$" "$tmp/headers" | sed "s|^|$f |"
+				fi
+			done
+	done | awk -v ranks="$tmp/ranks" '
+		BEGIN { while ((getline line < ranks) > 0) { split(line, a, " "); rank[a[1]] = a[2] } }
+		{
+			from = $1; sub(/\/[^\/]*$/, "", from)
+			to = $2; sub(/\/[^\/]*$/, "", to)
+			if (!(from in rank) || !(to in rank)) {
+				printf "include order unknown: %s (folder %s) includes %s (folder %s), a folder with no object in OBJS\n", $1, from, $2, to
+				bad++
+			} else if (rank[to] > rank[from]) {
+				printf "include order broken: %s includes %s, of folder %s, which ranks above %s in OBJS\n", $1, $2, to, from
+				bad++
+			}
+			n++
+		}
+		END {
+			if (bad > 0) {
+				printf "check_layers: %d includes against the folders'"'"' order\n", bad
+				exit 1
+			}
+			printf "check_layers: %d includes of the extension'"'"'s folders in order\n", n
+		}'
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 status=0
 check . || status=1
-check src/client || status=1
+check src/bin/polarbench || status=1
+check_includes || status=1
 exit $status

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # polarbench's test command: installs the Debian packages the tests need,
 # builds and installs the extension, starts a throwaway PostgreSQL 15 server
-# with the settings the tests need, runs the unit tests of the script
-# library, the layer, kind and packaging checks, the package test (the
+# with the settings the tests need, runs the unit tests of the backend-free
+# libraries, the layer, kind and packaging checks, the package test (the
 # Debian packages installed into a Debian 12 root where nothing was built),
 # the pg_regress suite and the TAP suite, and closes with the line
 # "N passed, N failed" (", N skipped" after it when Debian's archive could
@@ -56,8 +56,8 @@ else
 	failed=$((failed + 1))
 fi
 
-# the layers, from the objects' symbols, and the kinds of workload named
-# only in their drivers, data sets and registries
+# the layers, from the objects' symbols and the headers' includes, and
+# each kind of workload named in its folder alone
 for check in check_layers check_kind_names; do
 	pb_as_postgres bash "test/$check.sh" . 2>&1 | tee "$work/$check.log"
 	count_check $? "$check" "$check"
@@ -87,7 +87,8 @@ else
 	failed=$((failed + 1))	# the package test did not finish
 fi
 
-# unit tests of the backend-independent script and workload libraries
+# unit tests of the backend-free libraries: the script language, the
+# measurements, what the kinds share and each kind's own
 if [ -f test/unit/Makefile ]; then
 	pb_as_postgres make -s -C test/unit check 2>&1 | tee "$work/unit.log"
 	# one "N passed, N failed" line per test program

@@ -130,7 +130,11 @@ CREATE TABLE polarbench_statement_data (
 	PRIMARY KEY (run_id, script_no, command_no)
 );
 
-/* YCSB's operations: READ, UPDATE, INSERT, SCAN, READ-MODIFY-WRITE */
+/*
+ * The figures of a workload's named operations (polarbench_operations):
+ * YCSB's READ, UPDATE, INSERT, SCAN and READ-MODIFY-WRITE, TPC-C's five
+ * transactions
+ */
 CREATE TABLE polarbench_operation_data (
 	run_id				bigint NOT NULL
 		REFERENCES polarbench_run_data ON DELETE CASCADE,
@@ -366,10 +370,10 @@ CREATE TYPE polarbench_result AS (
  * scripts, comma separated, each with an optional @weight as pgbench's -b;
  * script and scripts give custom scripts in pgbench's language, with
  * script_weight and weights as pgbench's -f file@weight.  workload may
- * instead name one of sysbench's OLTP workloads (oltp_read_write, ...) or
- * YCSB's (ycsb-a .. ycsb-f, ycsb-load), whose options (sysbench's, YCSB's
- * properties) go in options; polarbench_workloads lists them all, with
- * their options.  script_names names the scripts in pgbench's report, as
+ * instead name a workload of another tool: one of sysbench's OLTP
+ * workloads (oltp_read_write, ...), YCSB's (ycsb-a .. ycsb-f, ycsb-load) or
+ * TPC-C (tpcc), whose options (sysbench's, YCSB's properties, TPC-C's mix)
+ * go in options; polarbench_workloads lists them all, with their options.  script_names names the scripts in pgbench's report, as
  * pgbench names them by their files.  end_grace is how many seconds the
  * transactions in flight at the end of the duration may take before their
  * statements are canceled (polarbench.end_grace if NULL); those are

@@ -2,8 +2,9 @@
 
 /*
  * A finished run as the tool its user knows would have printed it: style
- * 'pgbench', 'sysbench', 'ycsb' or 'json' (every figure); by default the
- * style of the workload's tool (polarbench_workloads.report_style).
+ * 'json' (every figure) or the report style of a workload's tool
+ * (polarbench_workloads.report_style: 'pgbench', 'sysbench', 'ycsb',
+ * 'tpcc'); by default the style of the run's workload.
  * options asks a pgbench report for each statement's figures
  * ({"statements": true}, pgbench's -r; by default they are shown) and for
  * the failures by kind ({"failures_detailed": true}, pgbench's

@@ -47,7 +47,6 @@
 #include "utils/timestamp.h"
 
 #include "capture_store.h"
-#include "engine.h"
 
 /* statements in a chunk at most, and the memory the waiting ones may take */
 #define PB_CHUNK_STATEMENTS	1000
@@ -121,20 +120,20 @@ struct PbCaptureStore
 
 /*
  * Start storing a capture by role captured_by of the file source, with
- * the filters given (a JSON object): its row is made, with its id, counts
- * to come.  SPI connected, as the extension's owner.
+ * the filters given (a JSON object), in the tables of the extension's
+ * schema: its row is made, with its id, counts to come.  SPI connected,
+ * as the extension's owner.
  */
 PbCaptureStore *
-pb_capture_store_begin(Oid captured_by, const char *source, const char *filters_json)
+pb_capture_store_begin(Oid schema, Oid captured_by, const char *source,
+					   const char *filters_json)
 {
 	PbCaptureStore *store = palloc0(sizeof(PbCaptureStore));
-	Oid			schema;
 	Oid			types[3] = {OIDOID, TEXTOID, JSONBOID};
 	Datum		values[3];
 	Oid			chunk_arg_types[CC_COUNT + 3];
 	bool		isnull;
 
-	(void) pb_extension_owner(&schema);
 	store->nsp = pstrdup(quote_identifier(get_namespace_name(schema)));
 	store->own_cxt = CurrentMemoryContext;
 	store->cxt = AllocSetContextCreate(CurrentMemoryContext, "polarbench capture chunks",

@@ -3,7 +3,7 @@
  * capture_store.h
  *	  The server's side of a capture: storing what the capture library reads
  *	  of a log into the capture tables (capture_store.c), for the SQL entry
- *	  points of capture_log.c.
+ *	  points of functions/capture.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,7 +16,8 @@
 
 typedef struct PbCaptureStore PbCaptureStore;
 
-extern PbCaptureStore *pb_capture_store_begin(Oid captured_by, const char *source,
+extern PbCaptureStore *pb_capture_store_begin(Oid schema, Oid captured_by,
+											  const char *source,
 											  const char *filters_json);
 extern int64 pb_capture_store_id(const PbCaptureStore *store);
 extern void pb_capture_store_add(PbCaptureStore *store,

@@ -515,7 +515,7 @@ in_range(PbCapture *c, Session *s, PbLogTime at)
  * of memory.
  */
 static char *
-drop_unreplayable(PbCapture *c, const char *text, long line)
+drop_skipped(PbCapture *c, const char *text, long line)
 {
 	PbSqlStatement local[16];
 	PbSqlStatement *parts = local;
@@ -587,7 +587,7 @@ statement_new(PbCapture *c, Session *s, long line, PbLogTime at, const char *tex
 	if (s->excluded)
 		goto drop;
 	if (name == NULL)
-		kept_text = drop_unreplayable(c, text, line);
+		kept_text = drop_skipped(c, text, line);
 	else if (pb_sql_kind(text, strlen(text)) != PB_SQL_PLAIN)
 	{
 		skip(c, pb_sql_kind(text, strlen(text)) == PB_SQL_COPY ?

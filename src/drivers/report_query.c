@@ -22,7 +22,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 
-#include "driver.h"
+#include "report_query.h"
 #include "safe_sql.h"
 
 /* The run the queries are of: the extension's schema, and a document */

@@ -28,7 +28,7 @@
 #include "tcop/dest.h"
 #include "utils/memutils.h"
 
-#include "driver.h"
+#include "statement_exec.h"
 
 /* The receiver: whether the statement returns rows at all */
 typedef struct PbDiscard
@@ -214,26 +214,6 @@ pb_spi_run(SPIPlanPtr plan, ParamListInfo params, PbTxnCounts *counts,
 				 errmsg("this command cannot run in a benchmark script"),
 				 errdetail("SPI refused it with %s.", SPI_result_code_string(rc))));
 	pb_count_statement(counts, discard.returns_rows, SPI_processed);
-}
-
-/*
- * pb_report_foreign_cancel
- *		After an error longjmp'd back, before it is copied: if it is a
- *		cancel that the run did not send (it is not stopping), report it as
- *		a client's backend reports its errors, to the server log, through
- *		emit_log_hook, where an extension may say what the cancel was.
- *		Citus's distributed deadlock detection cancels one backend of a
- *		deadlock that spans nodes, and its hook makes that error a deadlock
- *		(40P01) as it is reported: the error a client receives, and retries
- *		as any deadlock.  A worker reports no other error it handles: those
- *		are already what a client would receive.
- */
-void
-pb_report_foreign_cancel(PbRunShared *run)
-{
-	if (geterrcode() == ERRCODE_QUERY_CANCELED &&
-		pg_atomic_read_u32(&run->stop_reason) == PB_STOP_NONE)
-		EmitErrorReport();
 }
 
 /*

@@ -19,64 +19,29 @@
 #include "utils/hsearch.h"
 
 #include "driver.h"
-#include "run_shared.h"
+#include "run.h"
+#include "segment.h"
 
-/* What a finished run gives back */
-typedef struct PbRunResult
-{
-	int64		run_id;
-	double		seconds;
-	PbRunSummary summary;
-} PbRunResult;
-
-/* Cumulative totals of all clients at one instant */
+/*
+ * Cumulative totals of all clients at one instant: each figure the clients
+ * count in their slots (the counters of PB_RUN_FIGURES), and the sums the
+ * averages are made of.
+ */
 typedef struct PbTotals
 {
-	int64		transactions;
-	int64		statements;
-	int64		failed;
-	int64		reads;
-	int64		writes;
-	int64		others;
-	int64		errors;
+#define PB_TOTAL_MEMBER(name, type, nulls, counter, run, progress, live, program) \
+	PB_FIG_IF(counter, int64 name;)
+	PB_RUN_FIGURES(PB_TOTAL_MEMBER)
+#undef PB_TOTAL_MEMBER
 	int64		latency_sum_ns;
 	double		latency_sumsq;
-	int64		failed_serialization;
-	int64		failed_deadlock;
-	int64		retried;
-	int64		retries;
-	int64		skipped;
-	int64		late;
 	int64		lag_sum_ns;
-	int64		cut_off;
 } PbTotals;
 
 /* detail of failures whose reason only the server log has */
 #define PB_SEE_LOG "See the server log for the reason."
 
-/* run_shmem.c */
-extern Size pb_slot_size(int ncommands, bool command_histograms);
-extern uint64 *pb_slot_command_histogram(PbRunShared *run, PbClientSlot *slot,
-										 int command);
-extern bool pb_set_stop(PbRunShared *run, PbStopReason reason);
-extern void pb_fail_run(PbRunShared *run, int client, int code,
-						const char *message, const char *detail);
-extern void pb_fail_run_hint(PbRunShared *run, int client, int code,
-							 const char *message, const char *detail,
-							 const char *hint);
-extern void pb_fail_run_error(PbRunShared *run, int client, int code,
-							  const char *message, const char *detail,
-							  const char *hint, const char *context);
-extern void pb_fail_run_too_long(PbRunShared *run);
-extern void pb_wake_launcher(PbRunShared *run);
-extern void pb_wake_recorder(PbRunShared *run);
-
-/* run_config.c */
-extern Size pb_config_size(const PbRunConfig *config);
-extern void pb_config_serialize(const PbRunConfig *config, char *dest);
-extern PbRunConfig *pb_config_deserialize(const char *src);
-
-/* run_status.c: what a run cut short is recorded and shown as */
+/* status.c: what a run cut short is recorded and shown as */
 #define PB_INTERRUPTED_SQLSTATE	ERRCODE_ADMIN_SHUTDOWN
 #define PB_INTERRUPTED_MESSAGE	"the run was interrupted: its recorder stopped before the run ended"
 extern bool pb_recorder_running(int pid, TimestampTz since);
@@ -84,12 +49,12 @@ extern Oid	pb_extension_owner(Oid *schema);
 extern int	pb_as_owner_begin(Oid owner, Oid *save_user, int *save_sec);
 extern void pb_as_owner_end(int nest, Oid save_user, int save_sec);
 
-/* run_snapshot.c */
+/* snapshot.c */
 extern bool pb_can_release_snapshot(FunctionCallInfo fcinfo);
 extern void pb_release_xmin(void);
 extern void pb_refresh_xmin(void);
 
-/* run_lockwait.c */
+/* lockwait.c */
 typedef enum PbLockWaitVerdict
 {
 	PB_LOCKWAIT_NONE,			/* no lock wait that matters */
@@ -100,7 +65,7 @@ extern bool pb_waits_for_me(int pid);
 extern PbLockWaitVerdict pb_lock_wait_check(int pid, char **detail,
 											int64 *waited_ms);
 
-/* run_document.c */
+/* document.c */
 #define PB_DOC_PARTS	6
 extern const char *const pb_doc_tables[PB_DOC_PARTS][2];
 extern void pb_doc_start(void);
@@ -114,7 +79,7 @@ extern const char *pb_doc_kept(int64 run_id);
 /* How many unstored runs' documents a session keeps */
 #define PB_KEPT_DOCUMENTS	16
 
-/* run_profile.c */
+/* profile.c */
 #define PB_SERVER_COUNTERS		13
 #define PB_WAIT_SAMPLE_MS		10
 extern HTAB *pb_waits_create(void);
@@ -126,7 +91,7 @@ extern void pb_waits_foreach(HTAB *waits,
 extern void pb_server_counters_read(int64 *counters);
 extern char *pb_server_counters_json(const int64 *before, const int64 *after);
 
-/* run_stats.c */
+/* stats.c */
 extern double pb_run_seconds(PbRunShared *run, char *slots);
 extern void pb_totals_read(PbRunShared *run, char *slots, PbTotals *totals);
 extern void pb_summary_interval(const PbTotals *from, const PbTotals *to,
@@ -147,6 +112,7 @@ extern void pb_settings_add(PbRunConfig *config, const char *name,
 extern void pb_settings_check(PbRunConfig *config);
 extern char *pb_settings_search_path(void);
 extern int	pb_settings_push(PbRunConfig *config);
+extern void pb_settings_record(PbRunConfig *config);
 extern void pb_settings_pop(int nest);
 extern void pb_settings_apply(const PbRunConfig *config);
 
@@ -156,11 +122,11 @@ extern void pb_server_settings_apply(PbRunConfig *config);
 extern void pb_server_settings_restore(PbRunConfig *config);
 extern void pb_server_settings_cleanup(int code, Datum arg);
 
-/* run_memory.c */
+/* memory.c */
 extern void pb_check_memory(int nclients, int nplans, int ncommands,
 							double text_bytes, bool command_histograms);
 
-/* run_launcher.c */
+/* launcher.c */
 extern void pb_launch_run(const PbRunConfig *config, const PbRunParams *params,
 						  PbRunResult *result);
 

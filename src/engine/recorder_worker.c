@@ -58,7 +58,7 @@ static void *recorder_driver_shared;	/* the driver's area of the segment */
 static void *recorder_figures_state = NULL;
 static bool recorder_figures_begun = false;
 
-/* where the run's time went (run_profile.c) */
+/* where the run's time went (profile.c) */
 static HTAB *recorder_waits;	/* the clients' wait events, sampled */
 static int64 recorder_counters[PB_SERVER_COUNTERS];	/* at the start */
 static bool recorder_counters_read = false;
@@ -146,46 +146,49 @@ pb_json_column(PbColumns *c, const char *name, const char *json)
 			  json == NULL);
 }
 
-/* Add the figures of a summary: NULL latencies when no transaction ended. */
+/*
+ * pb_figure_columns
+ *		Add the figures of a summary that a row of the rows flag names holds
+ *		(PB_FIG_RUN, PB_FIG_PROGRESS), NULL as their rules say: for the whole
+ *		run, or for an interval.
+ */
 static void
-pb_summary_columns(PbColumns *c, const PbRunSummary *s)
+pb_figure_columns(PbColumns *c, const PbRunSummary *s, int flag, bool interval)
 {
-	bool		none = (s->transactions == 0);
+	PbFigureState state;
 
-	pb_column(c, "transactions", INT8OID, Int64GetDatum(s->transactions), false);
-	pb_column(c, "tps", FLOAT8OID, Float8GetDatum(s->tps), false);
-	pb_column(c, "qps", FLOAT8OID, Float8GetDatum(s->qps), false);
-	pb_column(c, "failed", INT8OID, Int64GetDatum(s->failed), false);
-	pb_column(c, "latency_avg", FLOAT8OID, Float8GetDatum(s->latency_avg), none);
-	pb_column(c, "latency_stddev", FLOAT8OID, Float8GetDatum(s->latency_stddev), none);
-	pb_column(c, "reads", INT8OID, Int64GetDatum(s->reads), false);
-	pb_column(c, "writes", INT8OID, Int64GetDatum(s->writes), false);
-	pb_column(c, "others", INT8OID, Int64GetDatum(s->others), false);
-	pb_column(c, "errors", INT8OID, Int64GetDatum(s->errors), false);
-	pb_column(c, "failed_serialization", INT8OID, Int64GetDatum(s->failed_serialization), false);
-	pb_column(c, "failed_deadlock", INT8OID, Int64GetDatum(s->failed_deadlock), false);
-	pb_column(c, "retried", INT8OID, Int64GetDatum(s->retried), false);
-	pb_column(c, "retries", INT8OID, Int64GetDatum(s->retries), false);
-	pb_column(c, "skipped", INT8OID, Int64GetDatum(s->skipped), false);
-	pb_column(c, "late", INT8OID, Int64GetDatum(s->late), false);
-	pb_column(c, "lag_avg", FLOAT8OID, Float8GetDatum(s->lag_avg),
-			  none || recorder_run->rate == 0);
+	pb_figure_state(&state, s, recorder_run->counters_only, recorder_run->rate > 0,
+					interval);
+	for (int i = 0; i < pb_figure_count(); i++)
+	{
+		const PbFigureDef *f = pb_figure_at(i);
+
+		if ((f->flags & flag) != 0)
+			pb_column(c, f->name, pb_figure_type(f), pb_figure_datum(f, s),
+					  pb_figure_is_null(f, &state));
+	}
 }
 
 /*
- * Add the latency percentiles of a summary: NULL without a transaction, or
- * when the run keeps no histogram.
+ * pb_percentile_columns
+ *		Add the latency percentiles of a summary (the figures that are NULL
+ *		as percentiles are): a command's, NULL without an execution or when
+ *		the run keeps no histogram.
  */
 static void
 pb_percentile_columns(PbColumns *c, const PbRunSummary *s)
 {
-	bool		none = (s->transactions == 0 || recorder_run->counters_only);
+	PbFigureState state;
 
-	pb_column(c, "latency_p50", FLOAT8OID, Float8GetDatum(s->latency_p50), none);
-	pb_column(c, "latency_p90", FLOAT8OID, Float8GetDatum(s->latency_p90), none);
-	pb_column(c, "latency_p95", FLOAT8OID, Float8GetDatum(s->latency_p95), none);
-	pb_column(c, "latency_p99", FLOAT8OID, Float8GetDatum(s->latency_p99), none);
-	pb_column(c, "latency_p999", FLOAT8OID, Float8GetDatum(s->latency_p999), none);
+	pb_figure_state(&state, s, recorder_run->counters_only, true, false);
+	for (int i = 0; i < pb_figure_count(); i++)
+	{
+		const PbFigureDef *f = pb_figure_at(i);
+
+		if (f->nulls == PB_FIG_NULL_NO_PCT)
+			pb_column(c, f->name, pb_figure_type(f), pb_figure_datum(f, s),
+					  pb_figure_is_null(f, &state));
+	}
 }
 
 /*
@@ -589,7 +592,6 @@ pb_recorder_progress(int64 run_id, double elapsed, PbRunShared *run,
 	char		line[PB_PROGRESS_LINE_LEN];
 	int64		now = pb_now_ns();
 	int64		ok;
-	bool		none;
 
 	pb_totals_read(run, slots, &totals);
 	/* the figures cover the time since the last reading */
@@ -600,7 +602,6 @@ pb_recorder_progress(int64 run_id, double elapsed, PbRunShared *run,
 		ok = pb_hist_since(run, slots, -1, ps->last_hist, ps->hist, ps);
 		pb_summary_percentiles(&s, ps->hist, ok, 1, 0);
 	}
-	none = (s.transactions == 0);
 
 	/* the line, in the words of the workload's tool */
 	memset(&tick, 0, sizeof(tick));
@@ -622,10 +623,7 @@ pb_recorder_progress(int64 run_id, double elapsed, PbRunShared *run,
 
 	pb_column(&c, "run_id", INT8OID, Int64GetDatum(run_id), false);
 	pb_column(&c, "elapsed", FLOAT8OID, Float8GetDatum(elapsed), false);
-	pb_summary_columns(&c, &s);
-	pb_percentile_columns(&c, &s);
-	pb_column(&c, "latency_max", FLOAT8OID, Float8GetDatum(s.latency_max),
-			  none || run->counters_only);
+	pb_figure_columns(&c, &s, PB_FIG_PROGRESS, true);
 	pb_histogram_column(&c, "latency_histogram", ps->hist, run->counters_only);
 	pb_xact_begin(NIL);
 	pb_recorder_insert("polarbench_progress_data", &c, "");
@@ -651,11 +649,9 @@ pb_recorder_live(PbRunShared *run, char *slots, PbProgressState *ls)
 	PbLiveFigures f;
 	int64		now = pb_now_ns();
 	double		seconds = (now - ls->last_ns) / 1e9;
-	bool		pct;
 
 	pb_totals_read(run, slots, &totals);
 	pb_summary_interval(&ls->last, &totals, seconds, &s);
-	pct = !run->counters_only && s.transactions > 0;
 	if (!run->counters_only)
 	{
 		int64		ok = pb_hist_since(run, slots, -1, ls->last_hist, ls->hist, ls);
@@ -669,20 +665,13 @@ pb_recorder_live(PbRunShared *run, char *slots, PbProgressState *ls)
 	for (int i = 0; i < run->nclients; i++)
 		if (pg_atomic_read_u32(&pb_slot(run, slots, i)->status) != PB_SLOT_EXITED)
 			f.clients++;
-	f.transactions = totals.transactions - totals.failed;
-	f.cut_off = totals.cut_off;
-	f.tps = s.tps;
-	f.qps = s.qps;
 	f.failed_per_second = seconds > 0 ? s.failed / seconds : 0;
 	f.retried_per_second = seconds > 0 ? s.retried / seconds : 0;
-	f.latency_avg = s.transactions > 0 ? s.latency_avg : get_float8_nan();
-	f.latency_p50 = pct ? s.latency_p50 : get_float8_nan();
-	f.latency_p90 = pct ? s.latency_p90 : get_float8_nan();
-	f.latency_p95 = pct ? s.latency_p95 : get_float8_nan();
-	f.latency_p99 = pct ? s.latency_p99 : get_float8_nan();
-	f.latency_p999 = pct ? s.latency_p999 : get_float8_nan();
-	f.latency_max = pct ? s.latency_max : get_float8_nan();
-	f.lag_avg = run->rate > 0 && s.transactions > 0 ? s.lag_avg : get_float8_nan();
+	/* NULL as the second's figures are, with the run's so far beside them */
+	pb_figure_state(&f.state, &s, run->counters_only, run->rate > 0, true);
+	f.second = s;
+	f.second.transactions = totals.transactions - totals.failed;
+	f.second.cut_off = totals.cut_off;
 	ls->last = totals;
 	ls->last_ns = now;
 
@@ -858,7 +847,6 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 	const char *status;
 	double		seconds;
 	uint32		reason = pg_atomic_read_u32(&run->stop_reason);
-	bool		none;
 
 	seconds = pb_run_seconds(run, slots);
 	pb_summary_final(run, slots, seconds, &s);
@@ -890,21 +878,12 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 	}
 	status = reason == PB_STOP_FAILED ? "failed" :
 		reason == PB_STOP_CANCELED ? "canceled" : "finished";
-	none = (s.transactions == 0);
 
 	pb_xact_begin(NIL);
 	pb_column(&c, "status", TEXTOID, CStringGetTextDatum(status), false);
 	pb_column(&c, "ended_at", TIMESTAMPTZOID,
 			  TimestampTzGetDatum(GetCurrentTransactionStartTimestamp()), false);
-	pb_column(&c, "seconds", FLOAT8OID, Float8GetDatum(seconds), false);
-	pb_column(&c, "statements", INT8OID, Int64GetDatum(s.statements), false);
-	pb_summary_columns(&c, &s);
-	pb_column(&c, "latency_min", FLOAT8OID, Float8GetDatum(s.latency_min), none);
-	pb_percentile_columns(&c, &s);
-	pb_column(&c, "latency_max", FLOAT8OID, Float8GetDatum(s.latency_max), none);
-	pb_column(&c, "lag_max", FLOAT8OID, Float8GetDatum(s.lag_max),
-			  none || run->rate == 0);
-	pb_column(&c, "cut_off", INT8OID, Int64GetDatum(s.cut_off), false);
+	pb_figure_columns(&c, &s, PB_FIG_RUN, false);
 	if (run->start_ns > 0)
 	{
 		char	   *figures = pb_recorder_figures_end(config, slots, seconds);

@@ -123,7 +123,7 @@ pb_server_settings_check(PbRunConfig *config)
 			ereport(ERROR,
 					(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
 					 errmsg("parameter \"%s\" cannot be set for a run: it takes a server restart", name),
-					 errhint("The command-line client applies it for a run with a restart of your own: polarbench --settings %s=VALUE --restart-command 'pg_ctlcluster 15 main restart' (it restarts again after the run to put it back).", name)));
+					 errhint("The command-line program applies it for a run with a restart of your own: polarbench --settings %s=VALUE --restart-command 'pg_ctlcluster 15 main restart' (it restarts again after the run to put it back).", name)));
 		if (strcmp(context, "internal") == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),

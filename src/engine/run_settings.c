@@ -202,7 +202,7 @@ pb_setting_check_one(const char *name, const char *value)
 		ereport(ERROR,
 				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
 				 errmsg("parameter \"%s\" cannot be set for a run: it takes a server restart", name),
-				 errhint("The command-line client applies it for a run with a restart of your own: polarbench --settings %s=VALUE --restart-command 'pg_ctlcluster 15 main restart' (it restarts again after the run to put it back).", name)));
+				 errhint("The command-line program applies it for a run with a restart of your own: polarbench --settings %s=VALUE --restart-command 'pg_ctlcluster 15 main restart' (it restarts again after the run to put it back).", name)));
 	if (strcmp(context, "sighup") == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
@@ -410,33 +410,57 @@ pb_settings_put(PbRunConfig *config, const char *name, const char *value)
 	pb_settings_add(config, name, value);
 }
 
-/*
- * pb_settings_push
- *		In the caller, once they are checked: have the run's settings for
- *		what follows, so that its scripts are checked as its clients will
- *		run them, until pb_settings_pop() (or the end of the transaction)
- *		puts the caller's back, as a function's SET clause does; and record
- *		the effective values of the parameters that matter
- *		(config->effective_json).  The search_path is the one the clients
- *		get, pb_settings_search_path() of the caller's or of the one given,
- *		and a setting of the run.  Returns the nesting level to pop.
- */
-int
-pb_settings_push(PbRunConfig *config)
+/* Have the run's settings for what follows, until the nesting level is popped. */
+static int
+pb_settings_set(const PbRunConfig *config)
 {
 	int			nest = NewGUCNestLevel();
-	char	   *path;
 
 	for (int i = 0; i < config->nsettings; i++)
 		(void) set_config_option(config->setting_names[i], config->setting_values[i],
 								 superuser() ? PGC_SUSET : PGC_USERSET,
 								 PGC_S_SESSION, GUC_ACTION_SAVE, true, ERROR, false);
+	return nest;
+}
+
+/*
+ * pb_settings_push
+ *		In the caller, once they are checked: have the run's settings for
+ *		what follows, so that its scripts are checked as its clients will
+ *		run them, until pb_settings_pop() (or the end of the transaction)
+ *		puts the caller's back, as a function's SET clause does.  The
+ *		search_path is the one the clients get, pb_settings_search_path() of
+ *		the caller's or of the one given, and a setting of the run.  Returns
+ *		the nesting level to pop.
+ */
+int
+pb_settings_push(PbRunConfig *config)
+{
+	int			nest = pb_settings_set(config);
+	char	   *path;
+
 	path = pb_settings_search_path();
 	(void) set_config_option("search_path", path, PGC_USERSET, PGC_S_SESSION,
 							 GUC_ACTION_SAVE, true, ERROR, false);
 	pb_settings_put(config, "search_path", path);
-	config->effective_json = pb_settings_effective(config);
 	return nest;
+}
+
+/*
+ * pb_settings_record
+ *		In the caller, just before the launch: record the effective values
+ *		of the parameters that matter (config->effective_json) as the run's
+ *		clients will have them, with the run's settings (pushed once, which
+ *		gave it its search_path) and the server's as they are now, after the
+ *		run's server settings.
+ */
+void
+pb_settings_record(PbRunConfig *config)
+{
+	int			nest = pb_settings_set(config);
+
+	config->effective_json = pb_settings_effective(config);
+	pb_settings_pop(nest);
 }
 
 /*

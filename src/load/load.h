@@ -1,9 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * load.h
- *	  Declarations shared by the loader behind polarbench_init(): the
- *	  resolved options, the per-data-set interface, bulk insertion,
- *	  progress reporting and the parallel load.
+ *	  The loader's machinery behind polarbench_init(): the resolved
+ *	  options, the interface of a data set (PbDataset, which each kind
+ *	  folder defines for its own and lists in its descriptor), bulk
+ *	  insertion, progress reporting, and the staging of a load's tables.
  *
  * A data set is loaded as a list of jobs.  A job creates its tables (or
  * fills tables an earlier job of the same transaction created), fills them
@@ -12,25 +13,24 @@
  * it owns whole tables, builds their indexes.  A serial load runs every
  * job in the caller's transaction; a parallel load hands the jobs out to
  * background workers, each running its jobs in one transaction of its own
- * (see load_parallel.c for the protocol).  A finishing step, run by the
- * caller, ties the jobs' tables together (primary keys, foreign keys,
- * partitions).
+ * (see functions/init_parallel.c for the protocol).  A finishing step, run
+ * by the caller, ties the jobs' tables together (primary keys, foreign
+ * keys, partitions).
  *
- * The loader's files, in layers, each calling only those below it:
+ * The machinery's files, in layers, each calling only those below it:
  *
  *	  page_write.c, load_sql.c, load_progress.c,	pages, SQL and names,
  *	  load_wal.c									progress, WAL
  *	  btree_build.c, page_writers.c					index built as rows go,
  *													pages written by others
  *	  bulk_insert.c									rows into a table
- *	  dataset_*.c, then datasets.c					the data sets, their
- *													registry
  *	  load_staging.c								tables replaced (or rows
  *													added), all or nothing
- *	  load_parallel.c								the parallel load
- *	  load_entry.c									polarbench_init()
- *	  dataset_list.c, dataset_tpcc_check.c			the data sets listed,
- *													TPC-C's consistency
+ *
+ * Above them: the kinds' data sets (src/kinds/<kind>/), found through the
+ * registry (drivers/registry.h), and polarbench_init(), its parallel load
+ * and polarbench_datasets (functions/init.c, init_parallel.c,
+ * dataset_list.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -70,7 +70,8 @@ typedef enum PbPartitionMethod
  */
 typedef struct PbLoadOptions
 {
-	int			dataset;		/* its row in the registry (datasets.c) */
+	int			dataset;		/* its place among the kinds' data sets
+								 * (drivers/registry.c) */
 	int			scale;
 	int			tables;
 	int			table_size;
@@ -140,9 +141,9 @@ typedef struct PbDatasetOption
 } PbDatasetOption;
 
 /*
- * One data set: what it creates and how its load is cut into jobs.  A new
- * data set is one dataset_*.c file defining one of these and one row in
- * the registry (datasets.c).
+ * One data set: what it creates and how its load is cut into jobs.  A kind
+ * folder defines its data sets (its <kind>_dataset.c) and lists them in its
+ * descriptor (PbKind.datasets), through which the registry finds them.
  */
 typedef struct PbDataset
 {
@@ -277,26 +278,20 @@ extern TupleTableSlot *pb_bulk_next_slot(PbBulkInsert *bulk);
 extern void pb_bulk_store(PbBulkInsert *bulk);
 extern int64 pb_bulk_end(PbBulkInsert *bulk);
 
-/* datasets.c: the registry of the data sets (dataset_*.c) */
-extern const PbDataset *pb_loader_dataset(int dataset);
-extern int	pb_dataset_find(const char *name);
-extern int	pb_dataset_count(void);
-extern char *pb_dataset_names(void);
-extern bool pb_dataset_reads(const PbDataset *ds, const char *argument);
-
 /* load_staging.c */
 extern void pb_staging_drop_orphans(const PbLoadOptions *opts);
-extern void pb_staging_drop(const PbLoadOptions *opts);
-extern void pb_staging_promote(const PbLoadOptions *opts);
-extern void pb_staging_check_names(const PbLoadOptions *opts, List *replaced);
+extern void pb_staging_drop(const PbDataset *ds, const PbLoadOptions *opts);
+extern void pb_staging_promote(const PbDataset *ds, const PbLoadOptions *opts);
+extern void pb_staging_check_names(const PbDataset *ds,
+								   const PbLoadOptions *opts, List *replaced);
 extern void pb_staging_drop_replaced(const PbLoadOptions *opts, List *names);
-extern void pb_staging_append(const PbLoadOptions *opts);
+extern void pb_staging_append(const PbDataset *ds, const PbLoadOptions *opts);
 
-/* load_parallel.c */
+/* functions/init_parallel.c */
 extern int64 pb_loader_run_parallel(const PbLoadOptions *opts, List *names);
 extern PGDLLEXPORT void pb_loader_worker_main(Datum main_arg);
 
-/* load_entry.c */
+/* functions/init.c */
 extern const char *pb_init_argument_default(const char *argument);
 
 #endif							/* PB_LOAD_H */

@@ -14,7 +14,7 @@
  * their indexes and sequences) to their final names, in its own
  * transaction.  If that transaction aborts, the old tables are there as
  * they were; if the caller fails while it waits, worker 0 drops the
- * staging tables (load_parallel.c); if the server crashes, or the caller's
+ * staging tables (functions/init_parallel.c); if the server crashes, or the caller's
  * statement fails after polarbench_init returned, staging tables are left,
  * and the next load into the schema drops them: those whose transaction
  * is over and that the loading role owns.
@@ -127,12 +127,12 @@ pb_staging_drop_orphans(const PbLoadOptions *opts)
 
 /*
  * pb_staging_created_names
- *		The names of every relation the load creates, tables first.
+ *		The names of every relation the load of data set ds creates, tables
+ *		first.
  */
 static List *
-pb_staging_created_names(const PbLoadOptions *opts)
+pb_staging_created_names(const PbDataset *ds, const PbLoadOptions *opts)
 {
-	const PbDataset *ds = pb_loader_dataset(opts->dataset);
 	List	   *tables;
 	List	   *others;
 
@@ -146,11 +146,11 @@ pb_staging_created_names(const PbLoadOptions *opts)
  *		there.
  */
 void
-pb_staging_drop(const PbLoadOptions *opts)
+pb_staging_drop(const PbDataset *ds, const PbLoadOptions *opts)
 {
 	ListCell   *lc;
 
-	foreach(lc, pb_staging_created_names(opts))
+	foreach(lc, pb_staging_created_names(ds, opts))
 	{
 		const char *staged = pb_loader_name(opts, lfirst(lc));
 		Oid			relid = get_relname_relid(staged, opts->nspid);
@@ -170,11 +170,11 @@ pb_staging_drop(const PbLoadOptions *opts)
  *		whatever the caller's snapshot.
  */
 void
-pb_staging_promote(const PbLoadOptions *opts)
+pb_staging_promote(const PbDataset *ds, const PbLoadOptions *opts)
 {
 	ListCell   *lc;
 
-	foreach(lc, pb_staging_created_names(opts))
+	foreach(lc, pb_staging_created_names(ds, opts))
 	{
 		const char *name = lfirst(lc);
 		const char *staged = pb_loader_name(opts, name);
@@ -255,14 +255,14 @@ pb_staging_check_name(const PbLoadOptions *opts, const char *name,
 
 /*
  * pb_staging_check_names
- *		Before anything is written: every relation name the load creates
- *		must be free, or taken by something the load replaces, the tables of
+ *		Before anything is written: every relation name the load of data
+ *		set ds creates must be free, or taken by something the load replaces, the tables of
  *		replaced and what goes with them.
  */
 void
-pb_staging_check_names(const PbLoadOptions *opts, List *replaced)
+pb_staging_check_names(const PbDataset *ds, const PbLoadOptions *opts,
+					   List *replaced)
 {
-	const PbDataset *ds = pb_loader_dataset(opts->dataset);
 	List	   *drop = NIL;
 	List	   *tables;
 	List	   *others;
@@ -314,9 +314,8 @@ pb_staging_drop_replaced(const PbLoadOptions *opts, List *names)
  *		columns: the data set's prepare step checked it.
  */
 void
-pb_staging_append(const PbLoadOptions *opts)
+pb_staging_append(const PbDataset *ds, const PbLoadOptions *opts)
 {
-	const PbDataset *ds = pb_loader_dataset(opts->dataset);
 	List	   *tables;
 	List	   *others;
 	ListCell   *lc;

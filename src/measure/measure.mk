@@ -1,6 +1,6 @@
 # The sources of the backend-free measurement library (latency histograms,
 # the rate limiter's schedule, the statistics that compare runs): the one
-# list that the extension, the command-line client and the unit tests
+# list that the extension, the command-line program and the unit tests
 # build from.  Include it with
 # PB_MEASURE_DIR set to this folder; it sets PB_MEASURE_SRCS (paths) and
 # PB_MEASURE_NAMES (file names without .c).  It needs the script library.

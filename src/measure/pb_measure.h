@@ -4,7 +4,7 @@
  *	  The backend-free measurement library: latency histograms, the
  *	  schedule of a rate-limited client, and the statistics that compare
  *	  runs, for the run engine, the SQL entry points (polarbench_compare),
- *	  the command-line client (which merges the histograms of several
+ *	  the command-line program (which merges the histograms of several
  *	  nodes, and marks a sweep's cells) and the unit tests.
  *
  * Like the script library, it uses no PostgreSQL header and never

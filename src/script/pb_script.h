@@ -6,7 +6,7 @@
  *
  * Everything declared here is plain C with no dependency on the PostgreSQL
  * backend (no postgres.h, no palloc, no ereport), so that the server-side
- * workers, the command-line client, the unit tests and the fuzz harnesses
+ * workers, the command-line program, the unit tests and the fuzz harnesses
  * all share one implementation.  Functions that can fail return false and
  * fill a PbError; they never exit or longjmp.  Memory is taken with
  * malloc() and given back by the matching *_free() function.
@@ -205,23 +205,6 @@ extern void pb_scriptset_free(PbScriptSet *set);
 /* Parse one script's text and add it to the set with the given weight. */
 extern bool pb_script_parse(PbScriptSet *set, const char *name,
 							const char *text, int weight, PbError *err);
-
-/* ---- the built-in scripts (builtin_scripts.c) ---------------------------- */
-
-/* Text of a built-in script ("tpcb-like", "simple-update", "select-only"),
- * or NULL when there is none by that name. Unique prefixes are accepted as
- * pgbench does; *canonical gets the full name. */
-extern const char *pb_builtin_script(const char *name, const char **canonical);
-
-/* How many built-in scripts there are, and the name and pgbench's
- * description ("<builtin: select only>") of the i-th. */
-extern int	pb_builtin_count(void);
-extern const char *pb_builtin_name(int i);
-extern const char *pb_builtin_desc(int i);
-extern const char *pb_builtin_default_var(int i, int64_t *per_scale);
-
-/* How many built-in scripts' names start with prefix. */
-extern int	pb_builtin_matches(const char *prefix);
 
 /* ---- rules every user of the library shares (script_set.c) -------------- */
 

@@ -7,7 +7,7 @@
  * The library's files, in layers, each calling only those below it:
  *
  *	  script_error.c, expr_node.c, random_dist.c	errors, trees, numbers
- *	  script_set.c, builtin_scripts.c				the script set
+ *	  script_set.c					the script set
  *	  expr_parse.c, then script_parse.c			the parsers
  *	  script_check.c, client_vars.c,				checks, a client's state,
  *	  expr_eval.c, meta_exec.c, script_choice.c	evaluation and execution

@@ -6,7 +6,7 @@
 #  - the Japan PostgreSQL Users Group's 1999 pgbench test on a Cobalt RaQ2:
 #    tps by clients (1 .. 32) by synchronous_commit (on, off),
 #    for TPC-B (tpcb-like) and SELECT (select-only).
-# Each is one command of the command-line client, which runs a
+# Each is one command of the command-line program, which runs a
 # polarbench_sweep() per setting set and prints the table (with repeat > 1,
 # the median of each cell and its spread).
 #

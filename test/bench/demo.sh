@@ -3,7 +3,7 @@
 # and installs the extension, and runs a real benchmark, pgbench's
 # select-only and TPC-B-like workloads, with per-second progress, then
 # sysbench's oltp_read_write, YCSB's workload A and TPC-C on one warehouse,
-# each with its tool's report, and last a sweep with the command-line client.
+# each with its tool's report, and last a sweep with the command-line program.
 #
 # With no server named, it runs on a throwaway local PostgreSQL 15 server it
 # starts and removes.  To use your own server, name it the libpq way
@@ -81,10 +81,10 @@ SELECT run_id, workload, clients, status, round(seconds::numeric, 1) AS seconds,
   FROM polarbench_runs ORDER BY run_id;
 SQL
 
-# the command-line client, from the PATH as pgbench is: a sweep of the
+# the command-line program, from the PATH as pgbench is: a sweep of the
 # select-only workload over client counts, printed as the reference
 # reports tabulate it
 counts="1,$clients"
 [ "$clients" -gt 1 ] || counts="1,2"
-echo "== polarbench -S -T $seconds -c $counts (the command-line client, a sweep)"
+echo "== polarbench -S -T $seconds -c $counts (the command-line program, a sweep)"
 "${client_cmd[@]}" -S -T "$seconds" -c "$counts"

@@ -136,7 +136,7 @@ dpkg-query -W -f '${Package} ${db:Status-Status}\n' 'postgresql-server-dev-*' li
 	grep ' installed$' >$out/devpkgs
 ls -d /usr/include/postgresql/15/server >$out/headers 2>/dev/null
 find / -xdev \( -name '*.c' -o -name '*.h' -o -name 'Makefile' -o -name '*.mk' \) \
-	\( -path '*polarbench*' -o -name 'run_launcher.c' -o -name 'pb_script.h' \) >$out/sources 2>/dev/null
+	\( -path '*polarbench*' -o -name 'kind_list.h' -o -name 'pb_script.h' \) >$out/sources 2>/dev/null
 exit 0
 EOF
 

@@ -100,7 +100,7 @@ like($err, qr/parameter "server_version" cannot be changed/, 'an internal parame
 	SELECT polarbench_run('select-only', server_settings => '{"shared_buffers": "1GB"}')});
 like($err, qr/parameter "shared_buffers" cannot be set for a run: it takes a server restart/,
 	'a parameter that takes a restart is refused');
-like($err, qr/HINT:  The command-line client applies it for a run with a restart of your own: polarbench --settings shared_buffers=VALUE --restart-command/,
+like($err, qr/HINT:  The command-line program applies it for a run with a restart of your own: polarbench --settings shared_buffers=VALUE --restart-command/,
 	'with a hint that names the client\'s restart option');
 ($ret, $out, $err) = $node->psql('postgres', q{
 	SELECT polarbench_run('select-only', server_settings => '{"fsync": "maybe"}')});

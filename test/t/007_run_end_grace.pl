@@ -182,7 +182,7 @@ is($node->safe_psql('postgres', q{
 	'0', 'and neither held transaction is committed');
 
 # 7. the client program reports the count, as pgbench reports failures
-my $bin = "$ENV{TESTDIR}/src/client/polarbench";
+my $bin = "$ENV{TESTDIR}/src/bin/polarbench/polarbench";
 SKIP:
 {
 	skip "client not built: $bin", 2 unless -x $bin;

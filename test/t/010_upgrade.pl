@@ -57,9 +57,12 @@ SELECT line FROM (
 	SELECT 'dumped ' || c::regclass FROM ext, unnest(ext.extconfig) c
 ) facts ORDER BY line};
 
-# an old install, with a run recorded
+# an old install, with a run recorded; its description is the one its
+# release's polarbench.control gave CREATE EXTENSION, which an update keeps
+# unless its script says otherwise
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION polarbench VERSION '1.0';
+	COMMENT ON EXTENSION polarbench IS 'in-database benchmark clients: pgbench, sysbench and YCSB workloads run by background workers';
 	SELECT polarbench_init('pgbench', scale => 1);
 });
 $node->safe_psql('postgres', q{
@@ -264,6 +267,9 @@ my $updated = $node->safe_psql('postgres', $catalog);
 my $fresh = $node->safe_psql('fresh', $catalog);
 ok(length($fresh) > 1000, 'the catalog description is not empty');
 is($updated, $fresh, 'the updated extension is the same as a fresh install');
+my $description = q{SELECT obj_description(oid, 'pg_extension') FROM pg_extension WHERE extname = 'polarbench'};
+is($node->safe_psql('postgres', $description), $node->safe_psql('fresh', $description),
+	'the updated extension has the description of a fresh install');
 
 $node->stop;
 done_testing();

@@ -1,4 +1,4 @@
-# The command-line client, src/client/polarbench, run against a node: help and
+# The command-line program, src/bin/polarbench/polarbench, run against a node: help and
 # version, option errors, -i (pgbench's tables, and any data set with -b and
 # its arguments), built-in and custom scripts with -D, pgbench's
 # report lines, -r, -P progress on stderr, a script syntax error caught
@@ -18,7 +18,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 # the client as built in the build tree
-my $bin = "$ENV{TESTDIR}/src/client/polarbench";
+my $bin = "$ENV{TESTDIR}/src/bin/polarbench/polarbench";
 plan skip_all => "client not built: $bin" unless -x $bin;
 
 my $node = PostgreSQL::Test::Cluster->new('client');
@@ -146,7 +146,7 @@ command_fails_like([ $bin, '-i', '-b', 'tpcc', '-s', '2' ],
 	qr/error: option -s\/--scale does not apply to data set "tpcc"/,
 	'pgbench\'s -s is the scale argument, which TPC-C does not read');
 command_fails_like([ $bin, '-i', '-b', 'nosuch' ],
-	qr/error: no data set named "nosuch"\n.*hint: The server's data sets are pgbench, sysbench, ycsb, tpcc/,
+	qr/error: no data set named "nosuch"\n.*hint: "\S*polarbench --list" lists the server's data sets\./,
 	'an unknown data set');
 command_fails_like([ $bin, '-i', '-b', 'tpcc', '--warehouses' ],
 	qr/error: option --warehouses needs a value/, 'an argument without its value');
@@ -293,7 +293,7 @@ command_fails_like([ $bin, '-b', 'oltp_read_only', '--readproportion=1' ],
 	qr/unrecognized option "--readproportion" for workload "oltp_read_only".*\n.*hint: The options of oltp_read_only are tables, table_size,/,
 	'a YCSB option for sysbench');
 command_fails_like([ $bin, '-S', '--tables=2' ],
-	qr/option --tables applies to a workload chosen with -b, not to scripts\n.*hint: The workloads that take it: oltp_read_write, .*oltp_delete\.$/m,
+	qr/option --tables applies to a workload chosen with -b, not to scripts\n.*hint: "\S*polarbench --list" lists the workloads, and "\S*polarbench --list NAME" the options of one\.$/m,
 	'a sysbench option for pgbench');
 command_fails_like([ $bin, '-b', 'oltp_read_only', '-S' ],
 	qr/cannot be combined with other scripts/, 'a sysbench workload with a built-in');
@@ -424,7 +424,7 @@ command_fails_like([ $bin, '-S', '-R', '0' ], qr/invalid value "0" for option -R
 command_fails_like([ $bin, '-S', '--max-tries=-1' ], qr/--max-tries must be in range/,
 	'a bad --max-tries');
 command_fails_like([ $bin, '-S', '--report', 'xml' ],
-	qr/invalid report style "xml"\n.*hint: The styles are pgbench, sysbench, tpcc, ycsb, json and csv\./,
+	qr/invalid report style "xml"\n.*hint: The styles are json, csv and each workload's report style, which "\S*polarbench --list NAME" shows\./,
 	'a bad report style: the styles are the server\'s workloads\'');
 is(run_count(), $before, 'a bad report style is refused before the run');
 command_fails_like([ $bin, '-S', '--settings', 'no_such_setting=1', '-t', '1' ],

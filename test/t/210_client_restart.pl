@@ -15,7 +15,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $bin = "$ENV{TESTDIR}/src/client/polarbench";
+my $bin = "$ENV{TESTDIR}/src/bin/polarbench/polarbench";
 plan skip_all => "client not built: $bin" unless -x $bin;
 
 # the client's pending-restore files: in a directory of the test's own

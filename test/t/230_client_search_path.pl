@@ -20,7 +20,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $bin = "$ENV{TESTDIR}/src/client/polarbench";
+my $bin = "$ENV{TESTDIR}/src/bin/polarbench/polarbench";
 plan skip_all => "client not built: $bin" unless -x $bin;
 my $tmp = PostgreSQL::Test::Utils::tempdir;
 $ENV{POLARBENCH_STATE_DIR} = "$tmp/state";

@@ -35,6 +35,13 @@ check(bool ok, const char *fmt,...)
 	printf("\n");
 }
 
+/* Check that x lies in [lo, hi]. */
+static inline void
+check_between(double x, double lo, double hi, const char *what)
+{
+	check(x >= lo && x <= hi, "%s: %g not in [%g, %g]", what, x, lo, hi);
+}
+
 /* Print the tally; the program's exit status. */
 static int
 check_summary(void)

@@ -1,0 +1,183 @@
+/*-------------------------------------------------------------------------
+ *
+ * profile.c
+ *	  Where a run's time went, as the recorder sees it: the clients' wait
+ *	  events sampled every few milliseconds from their PGPROCs (the
+ *	  clients do nothing for it), and the server-wide counters (WAL, the
+ *	  database's commits and buffers, the checkpointer's and the background
+ *	  writer's writes, which they report when they get to it) read at the start and at the end of the run.
+ *
+ * A client that waits for nothing is on the CPU (or ready for it): its
+ * samples count as wait event type "CPU".  The counters are the server's,
+ * so a run shares them with whatever else the server did meanwhile; the
+ * clients flush their own statistics as they exit, so the warm-up is in
+ * the counters too.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "pgstat.h"
+#include "storage/proc.h"
+#include "utils/hsearch.h"
+#include "utils/json.h"
+#include "utils/wait_event.h"
+
+#include "engine.h"
+
+/* One wait event's samples */
+typedef struct PbWaitCount
+{
+	uint32		wait_event_info;	/* key; 0 for none */
+	int64		samples;
+} PbWaitCount;
+
+/*
+ * The server-wide counters, in the order of pb_server_counter_names;
+ * PostgreSQL 17 moved the checkpointer's out of pg_stat_bgwriter.
+ */
+static const char *const pb_server_counter_names[] = {
+	"wal_records", "wal_fpi", "wal_bytes",
+	"xact_commit", "xact_rollback", "blks_read", "blks_hit",
+	"tup_inserted", "tup_updated", "tup_deleted",
+	"buffers_checkpoint", "buffers_clean", "checkpoints",
+};
+
+#if PG_VERSION_NUM >= 170000
+#define PB_SERVER_COUNTERS_SQL \
+	"SELECT w.wal_records, w.wal_fpi, w.wal_bytes::int8," \
+	"       d.xact_commit, d.xact_rollback, d.blks_read, d.blks_hit," \
+	"       d.tup_inserted, d.tup_updated, d.tup_deleted," \
+	"       c.buffers_written, b.buffers_clean, c.num_timed + c.num_requested" \
+	"  FROM pg_catalog.pg_stat_wal w, pg_catalog.pg_stat_database d," \
+	"       pg_catalog.pg_stat_bgwriter b, pg_catalog.pg_stat_checkpointer c" \
+	" WHERE d.datid = $1"
+#else
+#define PB_SERVER_COUNTERS_SQL \
+	"SELECT w.wal_records, w.wal_fpi, w.wal_bytes::int8," \
+	"       d.xact_commit, d.xact_rollback, d.blks_read, d.blks_hit," \
+	"       d.tup_inserted, d.tup_updated, d.tup_deleted," \
+	"       b.buffers_checkpoint, b.buffers_clean," \
+	"       b.checkpoints_timed + b.checkpoints_req" \
+	"  FROM pg_catalog.pg_stat_wal w, pg_catalog.pg_stat_database d," \
+	"       pg_catalog.pg_stat_bgwriter b" \
+	" WHERE d.datid = $1"
+#endif
+
+/*
+ * pb_waits_create
+ *		An empty tally of wait events, in the current memory context.
+ */
+HTAB *
+pb_waits_create(void)
+{
+	HASHCTL		ctl;
+
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(uint32);
+	ctl.entrysize = sizeof(PbWaitCount);
+	ctl.hcxt = CurrentMemoryContext;
+	return hash_create("polarbench wait events", 64, &ctl,
+					   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+}
+
+/*
+ * pb_waits_sample
+ *		Count what every client that runs waits for at this instant.
+ */
+void
+pb_waits_sample(HTAB *waits, PbRunShared *run, char *slots)
+{
+	for (int i = 0; i < run->nclients; i++)
+	{
+		PbClientSlot *slot = pb_slot(run, slots, i);
+		uint32		procno = pg_atomic_read_u32(&slot->pgprocno);
+		uint32		info;
+		PbWaitCount *count;
+		bool		found;
+
+		if (procno == 0 || pg_atomic_read_u32(&slot->status) != PB_SLOT_READY)
+			continue;
+		info = *((volatile uint32 *) &ProcGlobal->allProcs[procno - 1].wait_event_info);
+		count = hash_search(waits, &info, HASH_ENTER, &found);
+		if (!found)
+			count->samples = 0;
+		count->samples++;
+	}
+}
+
+/*
+ * pb_waits_foreach
+ *		Call fn with the type and name of every wait event sampled (type
+ *		and name "CPU" for none) and its samples.
+ */
+void
+pb_waits_foreach(HTAB *waits, void (*fn) (const char *type, const char *name,
+										  int64 samples, void *arg),
+				 void *arg)
+{
+	HASH_SEQ_STATUS seq;
+	PbWaitCount *count;
+
+	hash_seq_init(&seq, waits);
+	while ((count = hash_seq_search(&seq)) != NULL)
+	{
+		const char *type = count->wait_event_info == 0 ? "CPU" :
+			pgstat_get_wait_event_type(count->wait_event_info);
+		const char *name = count->wait_event_info == 0 ? "CPU" :
+			pgstat_get_wait_event(count->wait_event_info);
+
+		fn(type ? type : "???", name ? name : "???", count->samples, arg);
+	}
+}
+
+/*
+ * pb_server_counters_read
+ *		Read the server-wide counters into counters[PB_SERVER_COUNTERS], with
+ *		SPI connected, in a transaction; statistics read afresh.
+ */
+void
+pb_server_counters_read(int64 *counters)
+{
+	Oid			types[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(MyDatabaseId)};
+
+	pgstat_clear_snapshot();
+	if (SPI_execute_with_args(PB_SERVER_COUNTERS_SQL, 1, types, values, NULL, true, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "could not read the server's statistics");
+	for (int i = 0; i < PB_SERVER_COUNTERS; i++)
+	{
+		bool		isnull;
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+									  i + 1, &isnull);
+
+		counters[i] = isnull ? 0 : DatumGetInt64(d);
+	}
+}
+
+/*
+ * pb_server_counters_json
+ *		What the counters gained from before to after, as a JSON object.
+ */
+char *
+pb_server_counters_json(const int64 *before, const int64 *after)
+{
+	StringInfoData json;
+
+	StaticAssertStmt(lengthof(pb_server_counter_names) == PB_SERVER_COUNTERS,
+					 "one name per server counter");
+	initStringInfo(&json);
+	appendStringInfoChar(&json, '{');
+	for (int i = 0; i < PB_SERVER_COUNTERS; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(&json, ", ");
+		escape_json(&json, pb_server_counter_names[i]);
+		appendStringInfo(&json, ": " INT64_FORMAT, after[i] - before[i]);
+	}
+	appendStringInfoChar(&json, '}');
+	return json.data;
+}

@@ -1,0 +1,176 @@
+/*-------------------------------------------------------------------------
+ *
+ * nodes.c
+ *	  Runs across a primary and its hot standbys: polarbench_run_document()
+ *	  gives a run as one document (a standby's from the session that ran
+ *	  it), and polarbench_record(document, node) stores on the primary a run
+ *	  that a hot standby could not store, marked with the node it ran on.
+ *	  The command-line program calls them for the standbys of a run across
+ *	  several nodes.
+ *
+ * The run is stored as the caller's: its role is the caller, whatever the
+ * document says, and it gets a run id of the primary's.  The rows are
+ * written as the extension's owner (who alone writes the result tables) in
+ * a security-restricted operation with a search_path of pg_catalog, by
+ * fixed SQL taking the document as a parameter: only its values, read by
+ * the columns' input functions, reach the tables.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xlog.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+
+#include "functions.h"
+#include "settings_journal.h"
+
+PG_FUNCTION_INFO_V1(polarbench_run_document);
+PG_FUNCTION_INFO_V1(polarbench_record);
+
+/* The string at a key of the document's run, or NULL. */
+static char *
+pb_run_field(Jsonb *doc, const char *key)
+{
+	JsonbValue *run;
+	JsonbValue *value;
+
+	if (!JB_ROOT_IS_OBJECT(doc))
+		return NULL;
+	run = getKeyJsonValueFromContainer(&doc->root, "run", 3, NULL);
+	if (run == NULL || run->type != jbvBinary ||
+		!JsonContainerIsObject(run->val.binary.data))
+		return NULL;
+	value = getKeyJsonValueFromContainer(run->val.binary.data, key, strlen(key), NULL);
+	if (value == NULL || value->type != jbvString)
+		return NULL;
+	return pnstrdup(value->val.string.val, value->val.string.len);
+}
+
+/*
+ * polarbench_run_document
+ *		SQL entry point: the whole of a run as one jsonb document.  An
+ *		unstored run (negative id) from the session that ran it; a recorded
+ *		one from the views, as polarbench_report(run_id, 'json') gives it.
+ */
+Datum
+polarbench_run_document(PG_FUNCTION_ARGS)
+{
+	int64		run_id = PG_GETARG_INT64(0);
+	pb_journal_recover();
+
+	if (run_id < 0)
+	{
+		const char *kept = pb_doc_kept(run_id);
+
+		if (kept != NULL)
+			PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(kept)));
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("unstored run " INT64_FORMAT " is not kept in this session", run_id),
+				 errhint("A run on a hot standby is kept only by the session that ran it, for its last %d runs.",
+						 PB_KEPT_DOCUMENTS)));
+	}
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(pb_report_json(run_id))));
+}
+
+/*
+ * polarbench_record
+ *		SQL entry point: see polarbench_record() in the install script.
+ */
+Datum
+polarbench_record(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *doc;
+	char	   *node;
+	char	   *status;
+	Oid			schema;
+	Oid			owner;
+	const char *nsp;
+	Oid			save_user;
+	int			save_sec;
+	int			nest;
+	int64		run_id;
+	bool		isnull;
+	Oid			types[4] = {JSONBOID, TEXTOID, OIDOID, TEXTOID};
+	Datum		values[4];
+
+	pb_journal_recover();
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("document and node must not be null")));
+	doc = PG_GETARG_JSONB_P(0);
+	node = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	if (node[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("node must not be empty"),
+				 errhint("Name the node the run came from, such as its host and port.")));
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("cannot store a run on a hot standby"),
+				 errhint("Store it on the primary.")));
+	status = pb_run_field(doc, "status");
+	if (status == NULL || pb_run_field(doc, "workload") == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the document holds no run"),
+				 errhint("Pass the document polarbench_run_document() returns.")));
+	if (strcmp(status, "finished") != 0 && strcmp(status, "failed") != 0 &&
+		strcmp(status, "canceled") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the document's run is \"%s\", not ended", status)));
+
+	owner = pb_extension_owner(&schema);
+	nsp = quote_identifier(get_namespace_name(schema));
+	values[0] = JsonbPGetDatum(doc);
+	values[1] = CStringGetTextDatum(node);
+	values[2] = ObjectIdGetDatum(GetUserId());
+	values[3] = CStringGetTextDatum(quote_qualified_identifier(get_namespace_name(schema),
+															   "polarbench_run_data_run_id_seq"));
+
+	SPI_connect();
+	nest = pb_as_owner_begin(owner, &save_user, &save_sec);
+	pb_record_check(doc, nsp);
+	/* the run: a new id of this server's, the caller's, no live worker */
+	if (SPI_execute_with_args(psprintf(
+									   "INSERT INTO %s.polarbench_run_data SELECT r.*"
+									   "  FROM jsonb_populate_record(NULL::%s.polarbench_run_data,"
+									   "       ($1->'run') - 'run_by' || jsonb_build_object("
+									   "         'run_id', nextval($4::regclass), 'run_by', $3::oid,"
+									   "         'node', $2, 'recorder_pid', NULL, 'segment', NULL, 'sweep_id', NULL,"
+									   "         'sweep_run', NULL, 'sweep_set', NULL, 'sweep_repeat', NULL)) r"
+									   " RETURNING run_id", nsp, nsp),
+							  4, types, values, NULL, false, 1) != SPI_OK_INSERT_RETURNING ||
+		SPI_processed != 1)
+		elog(ERROR, "could not store the run");
+	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+										 1, &isnull));
+	for (int i = 0; i < lengthof(pb_doc_tables); i++)
+	{
+		Oid			ptypes[2] = {JSONBOID, INT8OID};
+		Datum		pvalues[2] = {JsonbPGetDatum(doc), Int64GetDatum(run_id)};
+
+		if (SPI_execute_with_args(psprintf(
+										   "INSERT INTO %s.%s SELECT r.*"
+										   "  FROM jsonb_array_elements(coalesce($1->'%s', '[]')) e,"
+										   "       jsonb_populate_record(NULL::%s.%s, e || jsonb_build_object('run_id', $2)) r",
+										   nsp, pb_doc_tables[i][0], pb_doc_tables[i][1],
+										   nsp, pb_doc_tables[i][0]),
+								  2, ptypes, pvalues, NULL, false, 0) != SPI_OK_INSERT)
+			elog(ERROR, "could not store the run's %s", pb_doc_tables[i][1]);
+	}
+	pb_as_owner_end(nest, save_user, save_sec);
+	SPI_finish();
+	PG_RETURN_INT64(run_id);
+}

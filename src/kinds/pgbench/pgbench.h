@@ -1,0 +1,37 @@
+/*-------------------------------------------------------------------------
+ *
+ * pgbench.h
+ *	  The pgbench kind's backend-free part: pgbench's built-in scripts, by
+ *	  name, and the kind's descriptor, pb_pgbench_library
+ *	  (builtin_scripts.c), which the server, the command-line program and
+ *	  the unit tests share.  The scripts' language is the script library's
+ *	  (pb_script.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PB_PGBENCH_H
+#define PB_PGBENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kind.h"
+
+/* Text of a built-in script ("tpcb-like", "simple-update", "select-only"),
+ * or NULL when there is none by that name. Unique prefixes are accepted as
+ * pgbench does; *canonical gets the full name. */
+extern const char *pb_builtin_script(const char *name, const char **canonical);
+
+/* How many built-in scripts there are, and the name and pgbench's
+ * description ("<builtin: select only>") of the i-th. */
+extern int	pb_builtin_count(void);
+extern const char *pb_builtin_name(int i);
+extern const char *pb_builtin_desc(int i);
+extern const char *pb_builtin_default_var(int i, int64_t *per_scale);
+
+/* How many built-in scripts' names start with prefix. */
+extern int	pb_builtin_matches(const char *prefix);
+
+extern const PbKindLibrary pb_pgbench_library;
+
+#endif							/* PB_PGBENCH_H */

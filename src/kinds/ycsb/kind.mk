@@ -1,0 +1,7 @@
+# YCSB's workloads, a kind of workload (see ../kinds.mk): its backend-free
+# sources, which the command-line program and the unit tests build too,
+# then its server's, each file using only those before it.
+PB_KIND_ycsb_LIBRARY = ycsb_gen ycsb_options
+PB_KIND_ycsb_SERVER = ycsb_dataset ycsb_driver
+# the words besides its name that name it in code (test/check_kind_names.sh)
+PB_KIND_ycsb_WORDS =
