@@ -200,6 +200,17 @@ is(differences('after'), '0', 'the same changes');
 is(query(qq{SELECT figures->'replay'->'lag_ms' ? 'p50' FROM polarbench_runs WHERE run_id = $run}),
 	't', 'the lag behind the schedule');
 
+# a sweep over speed: a run per option set, each to its end (the second
+# on the tables the first left, which the logged statements change alike)
+my $swept = query(qq{
+	SELECT string_agg(run_id::text, ',' ORDER BY run_id) FROM polarbench_sweep('replay', clients => '{2}',
+		options => ARRAY['{"capture": $capture, "speed": "max"}',
+						 '{"capture": $capture, "speed": 8, "skip_idle": true}']::jsonb[])});
+is(query(qq{SELECT string_agg(status || ' ' || (figures->'replay'->>'speed') || ' '
+		  || (figures->'replay'->>'statements'), ',' ORDER BY run_id)
+	  FROM polarbench_runs WHERE run_id IN ($swept)}),
+	"finished max $statements,finished 8 $statements", 'a sweep over speed: each run replays the capture');
+
 # 4. refusals, and what they leave: no run
 my $runs = query('SELECT count(*) FROM polarbench_runs');
 sub refused
