@@ -937,6 +937,7 @@ pb_replay_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 				 errmsg("permission denied for capture " INT64_FORMAT, o->capture),
 				 errdetail("A capture is replayed by its role, the roles that have its privileges, and superusers.")));
 	o->shapes = Min(info.shapes, PB_REPLAY_MAX_SHAPES);
+	o->read_only = info.read_only;
 	config->options = o;
 	config->options_size = sizeof(PbReplayOptions);
 	params->ncommands = o->shapes + 1;
@@ -944,11 +945,16 @@ pb_replay_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 	estimate->text_bytes = (double) info.statements * 256 / Max(params->nclients, 1);
 }
 
-/* A replay may write: its log is the user's. */
+/*
+ * Whether a replay writes: unless its capture only reads (as its
+ * statements' texts say), which a hot standby replays.
+ */
 static bool
 pb_replay_writes(const PbRunConfig *config)
 {
-	return true;
+	const PbReplayOptions *o = config->options;
+
+	return o == NULL || !o->read_only;
 }
 
 /* The options of a stored run, read as a run would read them. */

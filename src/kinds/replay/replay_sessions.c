@@ -34,6 +34,18 @@
 #include "replay_sessions.h"
 
 /*
+ * A capture only reads when each of its statements (each shape) begins as
+ * a statement that only reads or controls the transaction or a setting,
+ * and none of them locks rows, makes a table or moves a sequence: what a
+ * hot standby runs.  (A function that writes, called by a SELECT, fails
+ * there as the statement runs, counted as an error the log does not show.)
+ */
+#define PB_REPLAY_READS \
+	"^\\s*(select|show|begin|start|commit|end|rollback|abort|set|reset)\\M"
+#define PB_REPLAY_WRITES \
+	"\\m(for\\s+(update|share|no\\s+key|key\\s+share)|into|nextval|setval)\\M"
+
+/*
  * pb_replay_capture_info
  *		What the capture capture_id is, read through the views of the
  *		extension's schema nsp (quoted) with SPI connected; false if there
@@ -53,9 +65,15 @@ pb_replay_capture_info(const char *nsp, int64 capture_id, PbReplayCapture *info)
 				   "       c.source IS NOT NULL AS may_read,"
 				   "       (SELECT COALESCE(pg_catalog.max(s.shape_no), 0)"
 				   "          FROM %s.polarbench_capture_shapes s"
-				   "         WHERE s.capture_id OPERATOR(pg_catalog.=) c.capture_id) AS shapes"
+				   "         WHERE s.capture_id OPERATOR(pg_catalog.=) c.capture_id) AS shapes,"
+				   "       (SELECT COALESCE(pg_catalog.sum(s.statements), 0) OPERATOR(pg_catalog.=) c.statements"
+				   "               AND pg_catalog.bool_and(s.shape OPERATOR(pg_catalog.~*) %s"
+				   "                                       AND s.shape OPERATOR(pg_catalog.!~*) %s)"
+				   "          FROM %s.polarbench_capture_shapes s"
+				   "         WHERE s.capture_id OPERATOR(pg_catalog.=) c.capture_id) AS read_only"
 				   "  FROM %s.polarbench_captures c"
 				   " WHERE c.capture_id OPERATOR(pg_catalog.=) $1",
+				   nsp, quote_literal_cstr(PB_REPLAY_READS), quote_literal_cstr(PB_REPLAY_WRITES),
 				   nsp, nsp);
 	if (SPI_execute_with_args(sql, 1, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read capture " INT64_FORMAT, capture_id);
@@ -71,6 +89,7 @@ pb_replay_capture_info(const char *nsp, int64 capture_id, PbReplayCapture *info)
 	info->statements = DatumGetInt64(SPI_getbinval(tuple, desc, 3, &isnull));
 	info->may_read = DatumGetBool(SPI_getbinval(tuple, desc, 4, &isnull));
 	info->shapes = DatumGetInt32(SPI_getbinval(tuple, desc, 5, &isnull));
+	info->read_only = DatumGetBool(SPI_getbinval(tuple, desc, 6, &isnull)) && !isnull;
 	return true;
 }
 

@@ -47,6 +47,7 @@ typedef struct PbReplayCapture
 	int64		statements;
 	int			shapes;
 	bool		may_read;		/* its texts are the role's to read */
+	bool		read_only;		/* its statements only read, as their texts say */
 } PbReplayCapture;
 
 /* replay_sessions.c */
