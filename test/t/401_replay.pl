@@ -247,6 +247,29 @@ is(status($run), 'finished', 'a role replays its own capture');
 refused(qq{SET ROLE carol; SELECT * FROM polarbench_run('replay', clients => 1, options => '{"capture": $alices}')},
 	qr/42501: permission denied for capture $alices/, 'which another role cannot');
 
+# each session as its logged role: alice's session writes her name
+{
+	local $ENV{PGAPPNAME} = 'pb_r_alice';
+	$node->safe_psql('postgres', 'INSERT INTO marks VALUES (current_user)',
+		extra_params => [ '-U', 'alice' ]);
+}
+query(q{SELECT 'roles-marker'});
+$node->poll_query_until('postgres', q{SELECT pg_read_file('log/replay.csv') LIKE '%roles-marker%'})
+  or die 'the marker did not reach the log';
+my ($by_alice) = split /\|/, query(q{
+	SELECT capture_id FROM polarbench_capture_log('log/replay.csv', application => 'pb_r_alice')});
+query('TRUNCATE marks');
+query(qq{SELECT run_id FROM polarbench_run('replay', clients => 1,
+	options => '{"capture": $by_alice, "speed": "max", "roles": true}')});
+query(qq{SELECT run_id FROM polarbench_run('replay', clients => 1,
+	options => '{"capture": $by_alice, "speed": "max"}')});
+my $superuser = query('SELECT current_user');
+is(query(q{SELECT string_agg(note, ',' ORDER BY note) FROM marks}), "alice,$superuser",
+	'with roles, the session ran as its logged role (SET ROLE); without, as the run\'s');
+refused(qq{SET ROLE alice; SELECT * FROM polarbench_run('replay', clients => 1, options => '{"capture": $alices, "roles": true}')},
+	qr/42501: permission denied to replay the sessions of role "$superuser"/,
+	'only as roles the run\'s role is a member of');
+
 # 5. a replay canceled leaves no worker
 my $slow = query(qq{SELECT polarbench_start('replay', clients => 2,
 		options => '{"capture": $capture, "speed": 0.001}')});

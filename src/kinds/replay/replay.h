@@ -23,6 +23,7 @@ typedef struct PbReplayOptions
 	double		speed;			/* the log's pace times this; 0: as fast as
 								 * the sessions go ("max") */
 	bool		skip_idle;		/* a client with nothing to run skips ahead */
+	bool		roles;			/* each session runs as its logged role */
 	/* set by the caller, not options: the shapes counted apart, and */
 	int			shapes;
 	bool		read_only;		/* whether the capture only reads */

@@ -56,7 +56,9 @@
 #include "pgstat.h"
 #include "storage/latch.h"
 #include "storage/spin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
@@ -557,6 +559,27 @@ pb_replay_rolls_back(const char *text)
 }
 
 /*
+ * pb_replay_open
+ *		Open a transaction for the session's statements (a block with
+ *		block, with the options of its BEGIN) and, with the option roles,
+ *		act as the session's logged role, as SET ROLE does: a setting of
+ *		the backend, which a rollback puts back, so set in each
+ *		transaction where it differs.
+ */
+static void
+pb_replay_open(PbReplayDriver *d, bool block, List *options)
+{
+	if (block)
+		pb_xact_begin_block(options);
+	else
+		pb_xact_begin(options);
+	d->in_xact = true;
+	if (d->opts.roles && d->session->role != NULL &&
+		GetCurrentRoleId() != get_role_oid(d->session->role, true))
+		SetConfigOption("role", d->session->role, PGC_USERSET, PGC_S_SESSION);
+}
+
+/*
  * pb_replay_run
  *		Run a statement: transaction control moves the client in and out of
  *		the logged transaction; any other statement runs in it, or in one
@@ -578,10 +601,7 @@ pb_replay_run(PbReplayDriver *d, PbDriverContext *ctx, const PbReplayStatement *
 		{
 			case PB_SQL_BEGIN:
 				if (!d->in_xact)
-				{
-					pb_xact_begin_block(pb_replay_begin_options(d, st->text));
-					d->in_xact = true;
-				}
+					pb_replay_open(d, true, pb_replay_begin_options(d, st->text));
 				pb_count_statement(counts, false, 0);
 				break;
 			case PB_SQL_END:
@@ -596,10 +616,7 @@ pb_replay_run(PbReplayDriver *d, PbDriverContext *ctx, const PbReplayStatement *
 				}
 				d->failed = false;
 				if (st->txn == PB_SQL_CHAIN)
-				{
-					pb_xact_begin_block(NIL);
-					d->in_xact = true;
-				}
+					pb_replay_open(d, true, NIL);
 				pb_count_statement(counts, false, 0);
 				break;
 			case PB_SQL_OTHER:
@@ -607,8 +624,7 @@ pb_replay_run(PbReplayDriver *d, PbDriverContext *ctx, const PbReplayStatement *
 					pb_replay_exec(d, st, counts, false);
 				else
 				{
-					pb_xact_begin(NIL);
-					d->in_xact = true;
+					pb_replay_open(d, false, NIL);
 					pb_replay_exec(d, st, counts, true);
 					d->in_xact = false;
 					pb_xact_commit();
@@ -936,6 +952,13 @@ pb_replay_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for capture " INT64_FORMAT, o->capture),
 				 errdetail("A capture is replayed by its role, the roles that have its privileges, and superusers.")));
+	if (o->roles)
+	{
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		pb_replay_check_roles(pb_replay_schema(), o->capture, GetUserId());
+		SPI_finish();
+	}
 	o->shapes = Min(info.shapes, PB_REPLAY_MAX_SHAPES);
 	o->read_only = info.read_only;
 	config->options = o;

@@ -26,6 +26,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "utils/array.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -98,11 +99,12 @@ pb_replay_capture_info(const char *nsp, int64 capture_id, PbReplayCapture *info)
  *		The client of each of the capture's sessions (1-based session_no
  *		indexes client_of), read in order of their first statement, each
  *		given to the client whose sessions ended first, the lowest numbered
- *		of those that tie.  SPI connected.
+ *		of those that tie; and its logged role's name, in cxt (role_of).
+ *		SPI connected.
  */
 static void
 pb_replay_spread(const char *nsp, int64 capture_id, int nsessions, int nclients,
-				 int *client_of)
+				 int *client_of, char **role_of, MemoryContext cxt)
 {
 	Oid			types[1] = {INT8OID};
 	Datum		values[1] = {Int64GetDatum(capture_id)};
@@ -112,7 +114,7 @@ pb_replay_spread(const char *nsp, int64 capture_id, int nsessions, int nclients,
 	for (int c = 0; c < nclients; c++)
 		busy_until[c] = PG_INT64_MIN;
 
-	sql = psprintf("SELECT session_no, last_at"
+	sql = psprintf("SELECT session_no, last_at, role_name"
 				   "  FROM %s.polarbench_capture_sessions"
 				   " WHERE capture_id OPERATOR(pg_catalog.=) $1"
 				   " ORDER BY first_at, session_no", nsp);
@@ -132,7 +134,13 @@ pb_replay_spread(const char *nsp, int64 capture_id, int nsessions, int nclients,
 				best = c;
 		busy_until[best] = Max(busy_until[best], last);
 		if (session_no >= 1 && session_no <= nsessions)
+		{
+			Datum		role = SPI_getbinval(tuple, desc, 3, &isnull);
+
 			client_of[session_no - 1] = best;
+			role_of[session_no - 1] = isnull ? NULL :
+				MemoryContextStrdup(cxt, TextDatumGetCString(role));
+		}
 	}
 	pfree(busy_until);
 }
@@ -148,6 +156,7 @@ pb_replay_load(const char *nsp, int64 capture_id, const PbReplayCapture *info,
 			   int nclients, int client_no, MemoryContext cxt, int *nsessions)
 {
 	int		   *client_of = palloc(sizeof(int) * Max(info->sessions, 1));
+	char	  **role_of = palloc0(sizeof(char *) * Max(info->sessions, 1));
 	int		   *index_of = palloc(sizeof(int) * Max(info->sessions, 1));
 	Datum	   *mine = palloc(sizeof(Datum) * Max(info->sessions, 1));
 	int			nmine = 0;
@@ -160,7 +169,7 @@ pb_replay_load(const char *nsp, int64 capture_id, const PbReplayCapture *info,
 
 	for (int i = 0; i < info->sessions; i++)
 		client_of[i] = -1;
-	pb_replay_spread(nsp, capture_id, info->sessions, nclients, client_of);
+	pb_replay_spread(nsp, capture_id, info->sessions, nclients, client_of, role_of, cxt);
 	for (int i = 0; i < info->sessions; i++)
 	{
 		index_of[i] = -1;
@@ -212,6 +221,7 @@ pb_replay_load(const char *nsp, int64 capture_id, const PbReplayCapture *info,
 			cur = index_of[session_no - 1];
 			cap = 0;
 			s->session_no = session_no;
+			s->role = role_of[session_no - 1];
 		}
 		if (s->nstatements >= cap)
 		{
@@ -258,4 +268,39 @@ pb_replay_load(const char *nsp, int64 capture_id, const PbReplayCapture *info,
 		st->txn = st->several ? PB_SQL_OTHER : pb_sql_txn(st->text, strlen(st->text));
 	}
 	return sessions;
+}
+
+/*
+ * pb_replay_check_roles
+ *		With the option roles: that each logged role of the capture exists
+ *		and that role is a member of it, as SET ROLE needs; SPI connected.
+ */
+void
+pb_replay_check_roles(const char *nsp, int64 capture_id, Oid role)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(capture_id)};
+	char	   *sql;
+
+	sql = psprintf("SELECT DISTINCT role_name FROM %s.polarbench_capture_sessions"
+				   " WHERE capture_id OPERATOR(pg_catalog.=) $1", nsp);
+	if (SPI_execute_with_args(sql, 1, types, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the sessions of capture " INT64_FORMAT, capture_id);
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		char	   *name = SPI_getvalue(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1);
+		Oid			logged = name ? get_role_oid(name, true) : InvalidOid;
+
+		if (!OidIsValid(logged))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("role \"%s\" of capture " INT64_FORMAT " does not exist",
+							name ? name : "", capture_id),
+					 errdetail("With \"roles\", each session runs as the role the log shows.")));
+		if (!is_member_of_role(role, logged))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("permission denied to replay the sessions of role \"%s\"", name),
+					 errdetail("With \"roles\", each session runs as the role the log shows, which the run's role must be a member of.")));
+	}
 }

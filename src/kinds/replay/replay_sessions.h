@@ -33,6 +33,7 @@ typedef struct PbReplayStatement
 typedef struct PbReplaySession
 {
 	int			session_no;
+	char	   *role;			/* the logged role's name */
 	int			nstatements;
 	PbReplayStatement *statements;
 	int			next;			/* the next to run */
@@ -53,6 +54,7 @@ typedef struct PbReplayCapture
 /* replay_sessions.c */
 extern bool pb_replay_capture_info(const char *nsp, int64 capture_id,
 								   PbReplayCapture *info);
+extern void pb_replay_check_roles(const char *nsp, int64 capture_id, Oid role);
 extern PbReplaySession *pb_replay_load(const char *nsp, int64 capture_id,
 									   const PbReplayCapture *info,
 									   int nclients, int client_no,
