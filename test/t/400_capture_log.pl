@@ -11,10 +11,10 @@
 # error, naming the line; a capture private to its role.
 use strict;
 use warnings;
-use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use PolarbenchLog;
 
 my $tmp = PostgreSQL::Test::Utils::tempdir;
 my $node = PostgreSQL::Test::Cluster->new('capture');
@@ -53,28 +53,6 @@ $node->safe_psql('postgres', q{
 	GRANT pg_read_all_stats TO erin;
 	CREATE DATABASE other});
 
-# Run pgbench with an application name of its own; its exit code and stderr.
-sub pgbench
-{
-	my ($app, @args) = @_;
-	local $ENV{PGAPPNAME} = $app;
-	my ($out, $err) = ('', '');
-	IPC::Run::run([ 'pgbench', '-h', $node->host, '-p', $node->port, @args ],
-		'>', \$out, '2>', \$err);
-	return ($? >> 8, $err);
-}
-
-# A pgbench script in a file of its own.
-sub script
-{
-	my ($name, $text) = @_;
-	my $file = "$tmp/$name";
-	open my $fh, '>', $file or die "could not write $file: $!";
-	print $fh $text;
-	close $fh;
-	return $file;
-}
-
 # Wait until every session of the runs has ended, then until the log files
 # hold a marker logged after them: the log is then complete.
 my $markers = 0;
@@ -95,38 +73,38 @@ sub log_complete
 }
 
 my ($rc, $err);
-($rc, $err) = pgbench('pb_init', '-i', '-s', '1', 'postgres');
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_init', '-i', '-s', '1', 'postgres');
 is($rc, 0, 'pgbench -i') or diag($err);
 $node->safe_psql('postgres', 'GRANT SELECT ON ALL TABLES IN SCHEMA public TO alice');
-($rc, $err) = pgbench('pb_simple', '-n', '-M', 'simple', '-c', '2', '-t', '10', 'postgres');
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_simple', '-n', '-M', 'simple', '-c', '2', '-t', '10', 'postgres');
 is($rc, 0, 'tpcb-like, simple protocol') or diag($err);
-my $params = script('params.sql', q{\set a random(1, 1000000)
+my $params = PolarbenchLog::script($tmp, 'params.sql', q{\set a random(1, 1000000)
 BEGIN;
 INSERT INTO pb_params (client, a, note) VALUES (:client_id, :a, :note);
 SELECT count(*) FROM pb_params WHERE a = :a;
 END;
 });
-($rc, $err) = pgbench('pb_extended', '-n', '-M', 'extended', '-c', '2', '-t', '10',
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_extended', '-n', '-M', 'extended', '-c', '2', '-t', '10',
 	'-D', "note=it's, \"quoted\"", '-f', $params, 'postgres');
 is($rc, 0, 'a script of parameters, extended protocol') or diag($err);
-($rc, $err) = pgbench('pb_prepared', '-n', '-M', 'prepared', '-c', '2', '-t', '10', 'postgres');
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_prepared', '-n', '-M', 'prepared', '-c', '2', '-t', '10', 'postgres');
 is($rc, 0, 'tpcb-like, prepared') or diag($err);
-my $rollback = script('rollback.sql', q{\set aid random(1, 100000)
+my $rollback = PolarbenchLog::script($tmp, 'rollback.sql', q{\set aid random(1, 100000)
 BEGIN;
 UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;
 ROLLBACK;
 });
-($rc, $err) = pgbench('pb_rollback', '-n', '-M', 'extended', '-c', '2', '-t', '5', '-f', $rollback,
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_rollback', '-n', '-M', 'extended', '-c', '2', '-t', '5', '-f', $rollback,
 	'postgres');
 is($rc, 0, 'a script that rolls back') or diag($err);
-my $fails = script('fails.sql', q{\set x random(0, 2)
+my $fails = PolarbenchLog::script($tmp, 'fails.sql', q{\set x random(0, 2)
 SELECT 10 / :x;
 });
-($rc, $err) = pgbench('pb_errors', '-n', '-M', 'prepared', '-c', '4', '-t', '20',
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_errors', '-n', '-M', 'prepared', '-c', '4', '-t', '20',
 	'--random-seed=5', '-f', $fails, 'postgres');
 my $aborted = () = $err =~ /client \d+ (?:script \d+ )?aborted/g;
 ok($rc == 2 && $aborted > 0, "a script that fails sometimes: $aborted clients aborted");
-($rc, $err) = pgbench('pb_alice', '-n', '-S', '-U', 'alice', '-c', '1', '-t', '3', 'postgres');
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_alice', '-n', '-S', '-U', 'alice', '-c', '1', '-t', '3', 'postgres');
 is($rc, 0, 'select-only as another role') or diag($err);
 {
 	local $ENV{PGAPPNAME} = 'pb_psql';
@@ -330,10 +308,10 @@ $node->poll_query_until('postgres', q{SELECT current_setting('log_filename') = '
 $node->safe_psql('postgres', 'SELECT pg_rotate_logfile()');
 $node->poll_query_until('postgres', q{SELECT pg_current_logfile() LIKE '%durations.log'})
   or die 'the log did not rotate';
-($rc, $err) = pgbench('pb_dur', '-n', '-M', 'extended', '-c', '2', '-t', '5',
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_dur', '-n', '-M', 'extended', '-c', '2', '-t', '5',
 	'-D', 'note=n', '-f', $params, 'postgres');
 is($rc, 0, 'the script of parameters again') or diag($err);
-($rc, $err) = pgbench('pb_dur_errors', '-n', '-M', 'extended', '-c', '4', '-t', '20',
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_dur_errors', '-n', '-M', 'extended', '-c', '4', '-t', '20',
 	'--random-seed=5', '-f', $fails, 'postgres');
 my $aborted2 = () = $err =~ /client \d+ (?:script \d+ )?aborted/g;
 log_complete('durations');

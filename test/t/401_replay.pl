@@ -12,10 +12,10 @@
 # speed canceled leaves no worker.
 use strict;
 use warnings;
-use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use PolarbenchLog;
 
 my $tmp = PostgreSQL::Test::Utils::tempdir;
 my $node = PostgreSQL::Test::Cluster->new('replay');
@@ -45,28 +45,6 @@ $node->safe_psql('postgres', q{
 
 sub query { return $node->safe_psql('postgres', $_[0]); }
 sub status { return query("SELECT status FROM polarbench_runs WHERE run_id = $_[0]"); }
-
-# Run pgbench with an application name of its own; its exit code and stderr.
-sub pgbench
-{
-	my ($app, @args) = @_;
-	local $ENV{PGAPPNAME} = $app;
-	my ($out, $err) = ('', '');
-	IPC::Run::run([ 'pgbench', '-h', $node->host, '-p', $node->port, @args ],
-		'>', \$out, '2>', \$err);
-	return ($? >> 8, $err);
-}
-
-# A pgbench script in a file of its own.
-sub script
-{
-	my ($name, $text) = @_;
-	my $file = "$tmp/$name";
-	open my $fh, '>', $file or die "could not write $file: $!";
-	print $fh $text;
-	close $fh;
-	return $file;
-}
 
 my @tables = qw(pgbench_accounts pgbench_branches pgbench_tellers pgbench_history);
 
@@ -100,32 +78,32 @@ sub differences
 	return query('SELECT ' . join(' + ', @counts));
 }
 
-my ($rc, $err) = pgbench('pb_init', '-i', '-s', '1', 'postgres');
+my ($rc, $err) = PolarbenchLog::pgbench($node, 'pb_init', '-i', '-s', '1', 'postgres');
 is($rc, 0, 'pgbench -i') or diag($err);
 query('CREATE TABLE marks (note text)');
 save_tables('before');
 my $mark = query('SELECT clock_timestamp()');
 
 # 1. the logged workload
-($rc, $err) = pgbench('pb_w_simple', '-n', '-M', 'simple', '-c', '4', '-t', '25', 'postgres');
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_w_simple', '-n', '-M', 'simple', '-c', '4', '-t', '25', 'postgres');
 is($rc, 0, 'tpcb-like, simple protocol, 4 clients on one branch') or diag($err);
-($rc, $err) = pgbench('pb_w_extended', '-n', '-M', 'extended', '-c', '2', '-t', '10', 'postgres');
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_w_extended', '-n', '-M', 'extended', '-c', '2', '-t', '10', 'postgres');
 is($rc, 0, 'tpcb-like, extended protocol') or diag($err);
-($rc, $err) = pgbench('pb_w_prepared', '-n', '-M', 'prepared', '-c', '2', '-t', '10', 'postgres');
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_w_prepared', '-n', '-M', 'prepared', '-c', '2', '-t', '10', 'postgres');
 is($rc, 0, 'tpcb-like, prepared') or diag($err);
-my $rollback = script('rollback.sql', q{\set aid random(1, 100000)
+my $rollback = PolarbenchLog::script($tmp, 'rollback.sql', q{\set aid random(1, 100000)
 BEGIN;
 UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;
 ROLLBACK;
 });
-($rc, $err) = pgbench('pb_w_rollback', '-n', '-M', 'extended', '-c', '2', '-t', '5', '-f', $rollback,
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_w_rollback', '-n', '-M', 'extended', '-c', '2', '-t', '5', '-f', $rollback,
 	'postgres');
 is($rc, 0, 'a script that rolls back') or diag($err);
-my $fails = script('fails.sql', q{\set x random(0, 2)
+my $fails = PolarbenchLog::script($tmp, 'fails.sql', q{\set x random(0, 2)
 \set aid random(1, 100000)
 UPDATE pgbench_accounts SET abalance = abalance + 10 / :x WHERE aid = :aid;
 });
-($rc, $err) = pgbench('pb_w_errors', '-n', '-M', 'prepared', '-c', '3', '-t', '20',
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_w_errors', '-n', '-M', 'prepared', '-c', '3', '-t', '20',
 	'--random-seed=5', '-f', $fails, 'postgres');
 my $aborted = () = $err =~ /client \d+ (?:script \d+ )?aborted/g;
 ok($rc == 2 && $aborted > 0, "a script that fails sometimes: $aborted clients aborted");

@@ -4,10 +4,10 @@
 # replayed on the primary.
 use strict;
 use warnings;
-use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use PolarbenchLog;
 
 my $primary = PostgreSQL::Test::Cluster->new('primary');
 $primary->init(allows_streaming => 1, extra => [ '--encoding=UTF8', '--locale=C' ]);
@@ -25,22 +25,11 @@ max_worker_processes = 16
 $primary->start;
 $primary->safe_psql('postgres', 'CREATE EXTENSION polarbench');
 
-# Run pgbench with an application name of its own; its exit code and stderr.
-sub pgbench
-{
-	my ($app, @args) = @_;
-	local $ENV{PGAPPNAME} = $app;
-	my ($out, $err) = ('', '');
-	IPC::Run::run([ 'pgbench', '-h', $primary->host, '-p', $primary->port, @args ],
-		'>', \$out, '2>', \$err);
-	return ($? >> 8, $err);
-}
-
-my ($rc, $err) = pgbench('pb_init', '-i', '-s', '1', 'postgres');
+my ($rc, $err) = PolarbenchLog::pgbench($primary, 'pb_init', '-i', '-s', '1', 'postgres');
 is($rc, 0, 'pgbench -i') or diag($err);
-($rc, $err) = pgbench('pb_reads', '-n', '-S', '-M', 'extended', '-c', '2', '-t', '20', 'postgres');
+($rc, $err) = PolarbenchLog::pgbench($primary, 'pb_reads', '-n', '-S', '-M', 'extended', '-c', '2', '-t', '20', 'postgres');
 is($rc, 0, 'select-only, 2 clients') or diag($err);
-($rc, $err) = pgbench('pb_writes', '-n', '-M', 'simple', '-c', '1', '-t', '5', 'postgres');
+($rc, $err) = PolarbenchLog::pgbench($primary, 'pb_writes', '-n', '-M', 'simple', '-c', '1', '-t', '5', 'postgres');
 is($rc, 0, 'tpcb-like, 1 client') or diag($err);
 $primary->poll_query_until('postgres', q{
 	SELECT count(*) = 0 FROM pg_stat_activity WHERE application_name LIKE 'pb\_%'})
