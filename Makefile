@@ -2,8 +2,9 @@
 #
 # The sources, by layer, lowest first: what every layer shares (common);
 # the backend-free libraries (script, the option machinery the kinds of
-# workload share, measure); the run model (run); the loader's machinery
-# (load); what the drivers share (drivers); each kind's own part, its
+# workload share, measure, capture: a server log read as a workload, with
+# the server's file that stores it); the run model (run); the loader's
+# machinery (load); what the drivers share (drivers); each kind's own part, its
 # backend-free sources then the server's, read from src/kinds/kind_list.h
 # and each kind's kind.mk (src/kinds/kinds.mk), and the list of the kinds;
 # the server's registry of the kinds; the run engine (engine); the
@@ -21,6 +22,8 @@ PB_KINDS_DIR = src/kinds
 include $(PB_KINDS_DIR)/kinds.mk
 PB_MEASURE_DIR = src/measure
 include $(PB_MEASURE_DIR)/measure.mk
+PB_CAPTURE_DIR = src/capture
+include $(PB_CAPTURE_DIR)/capture.mk
 PB_COMMON_OBJS = src/common/query_stack.o src/common/args.o src/common/safe_sql.o \
 	src/common/alter_system.o src/common/settings_journal.o src/common/settings.o \
 	src/common/worker.o src/common/admission.o
@@ -43,10 +46,13 @@ PB_FUNCTION_OBJS = src/functions/callsite.o src/functions/run_args.o \
 	src/functions/sweep.o src/functions/record_check.o \
 	src/functions/nodes.o src/functions/compare.o \
 	src/functions/workload_list.o src/functions/init_parallel.o \
-	src/functions/init.o src/functions/dataset_list.o
+	src/functions/init.o src/functions/dataset_list.o \
+	src/functions/capture.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_KIND_OPTIONS_SRCS)) \
-	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) $(PB_RUN_OBJS) $(PB_LOAD_OBJS) \
+	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) \
+	$(patsubst %.c,%.o,$(PB_CAPTURE_SRCS)) $(PB_CAPTURE_SERVER_OBJS) \
+	$(PB_RUN_OBJS) $(PB_LOAD_OBJS) \
 	$(PB_DRIVER_OBJS) $(patsubst %.c,%.o,$(PB_KIND_LIBRARY_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_KIND_LIST_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_KIND_SERVER_SRCS)) \
@@ -70,7 +76,7 @@ TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
 
 PG_CPPFLAGS = -I$(srcdir)/src/common -I$(srcdir)/src/script \
-	$(PB_KIND_INCLUDES) -I$(srcdir)/src/measure -I$(srcdir)/src/run -I$(srcdir)/src/drivers \
+	$(PB_KIND_INCLUDES) -I$(srcdir)/src/measure -I$(srcdir)/src/capture -I$(srcdir)/src/run -I$(srcdir)/src/drivers \
 	-I$(srcdir)/src/engine -I$(srcdir)/src/functions -I$(srcdir)/src/load
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Wmissing-prototypes -Wpointer-arith -Werror=vla -Wendif-labels \
