@@ -37,12 +37,12 @@ PB_REGISTRY_OBJS = src/drivers/registry.o
 PB_ENGINE_OBJS = src/engine/lockwait.o \
 	src/engine/snapshot.o src/engine/status.o src/engine/profile.o \
 	src/engine/document.o src/engine/stats.o \
-	src/engine/run_settings.o src/engine/run_server_settings.o \
+	src/engine/run_settings.o src/engine/environment.o src/engine/run_server_settings.o \
 	src/engine/memory.o src/engine/client_worker.o \
 	src/engine/recorder_worker.o src/engine/launcher.o
 PB_FUNCTION_OBJS = src/functions/callsite.o src/functions/run_args.o \
-	src/functions/views.o src/functions/report.o src/functions/run.o \
-	src/functions/control.o src/functions/start.o \
+	src/functions/views.o src/functions/report.o src/functions/report_html.o \
+	src/functions/run.o src/functions/control.o src/functions/start.o \
 	src/functions/sweep.o src/functions/record_check.o \
 	src/functions/nodes.o src/functions/compare.o \
 	src/functions/workload_list.o src/functions/init_parallel.o \

@@ -30,6 +30,8 @@ DECLARE
 	by_vars		boolean;
 	by_options	boolean;
 	repeated	boolean := false;
+	col_runs	jsonb := '{}';
+	d			record;
 BEGIN
 	IF metric IS NULL OR metric NOT IN ('qps', 'tps', 'latency_avg', 'latency_p50',
 			'latency_p90', 'latency_p95', 'latency_p99', 'latency_p999',
@@ -78,6 +80,7 @@ BEGIN
 				   || CASE WHEN $3 THEN coalesce(' vars ' || r.vars::text, '') ELSE '' END
 				   || CASE WHEN $4 THEN coalesce(' options ' || r.options::text, '') ELSE '' END) AS col,
 			   array_agg(r.%1$I::float8 ORDER BY r.sweep_run) AS figures,
+			   array_agg(r.run_id ORDER BY r.sweep_run) AS run_ids,
 			   CASE WHEN count(*) = 1 THEN round(min(r.%1$I)::numeric, 3)::text
 					ELSE round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.%1$I)::numeric, 3)::text
 						 || coalesce(' ±' || round((100 * (max(r.%1$I) - min(r.%1$I)) / 2
@@ -101,6 +104,8 @@ BEGIN
 		END IF;
 		cells := cells || jsonb_build_object(key, coalesce(cell, ''));
 		figures := figures || jsonb_build_object(key, to_jsonb(cr.figures));
+		col_runs := jsonb_set(col_runs, ARRAY[cr.col::text],
+							  coalesce(col_runs->(cr.col::text), '[]') || to_jsonb(cr.run_ids));
 		IF NOT cr.clients = ANY (clients) THEN
 			clients := clients || cr.clients;
 		END IF;
@@ -159,6 +164,24 @@ BEGIN
 			line := line || ' | ' || lpad(coalesce(cells->>(clients[n] || ':' || c), ''), widths[c]);
 		END LOOP;
 		RETURN NEXT line;
+	END LOOP;
+
+	-- where a column's runs ran otherwise than column 1's, beyond the
+	-- server settings the sweep sets itself
+	FOR c IN 2..cardinality(columns) LOOP
+		FOR d IN
+			SELECT e.*
+			  FROM @extschema@.polarbench_environment_diff(
+					ARRAY(SELECT jsonb_array_elements_text(col_runs->'1')::bigint),
+					ARRAY(SELECT jsonb_array_elements_text(col_runs->(c::text))::bigint)) e
+			 WHERE e.item NOT IN (SELECT 'settings.' || k
+									FROM @extschema@.polarbench_runs r,
+										 jsonb_object_keys(r.server_settings) k
+								   WHERE r.sweep_id = polarbench_sweep_table.sweep_id)
+		LOOP
+			RETURN NEXT format('column %s''s environment differs from column 1''s: %s %s, not %s',
+							   c, d.item, coalesce(d.value_b, 'none'), coalesce(d.value_a, 'none'));
+		END LOOP;
 	END LOOP;
 END
 $$;
@@ -277,6 +300,29 @@ GRANT SELECT ON polarbench_datasets TO PUBLIC;
 ALTER TABLE polarbench_run_data ADD COLUMN end_grace float8;
 ALTER TABLE polarbench_run_data ADD COLUMN cut_off bigint;
 
+/*
+ * Where each run ran (polarbench_environments): the runs recorded before
+ * have none, their environment stays NULL, and the view says so.
+ */
+ALTER TABLE polarbench_run_data ADD COLUMN environment jsonb;
+
+/*
+ * A run's environment (where it ran: server, settings, machine, data set)
+ * as the current role may see it: to those polarbench_may_read() allows,
+ * with its settings' values as polarbench_shown_settings() shows them.
+ */
+CREATE FUNCTION polarbench_shown_environment(environment jsonb, run_by oid)
+RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+	SELECT CASE WHEN @extschema@.polarbench_may_read(run_by) THEN
+		environment OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('settings',
+			@extschema@.polarbench_shown_settings(environment OPERATOR(pg_catalog.->) 'settings'))
+	END
+$$;
+
+
 CREATE OR REPLACE VIEW polarbench_runs AS
 	SELECT r.run_id, r.workload, r.clients, r.duration, r.transactions_limit,
 		   r.progress_interval,
@@ -301,7 +347,8 @@ CREATE OR REPLACE VIEW polarbench_runs AS
 		   CASE WHEN v.may_read THEN polarbench_shown_settings(r.server_settings) END AS server_settings,
 		   r.node,
 		   CASE WHEN v.may_read THEN r.script_names END AS script_names,
-		   r.figures, r.end_grace, r.cut_off
+		   r.figures, r.end_grace, r.cut_off,
+		   polarbench_shown_environment(r.environment, r.run_by) AS environment
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -718,3 +765,213 @@ GRANT SELECT ON polarbench_captures, polarbench_capture_sessions,
  * polarbench.control and an update keeps: it names TPC-C too.
  */
 COMMENT ON EXTENSION polarbench IS 'in-database benchmark clients: pgbench, sysbench, YCSB and TPC-C workloads run by background workers';
+
+/*
+ * A run's environment, recorded with it as its caller launched it: the
+ * server's version and build (block sizes, segment sizes, assertions, data
+ * checksums, JIT and LLVM), polarbench's version, the settings whose
+ * source is not the default (the server's, the database's and the role's;
+ * the run's own are in polarbench_runs.settings), the extensions, the
+ * machine as the server's process sees it (machine_source says from what,
+ * machine_unseen what it cannot see), the data set (its size as
+ * polarbench_init takes it, its tables, their size on disk, partitions and
+ * distribution), the database, who recorded the run and when.  Shown as
+ * polarbench_runs shows its texts; a run recorded before polarbench 1.5
+ * has none, and its note says so.
+ */
+CREATE VIEW polarbench_environments AS
+	SELECT r.run_id,
+		   r.environment IS NOT NULL AS recorded,
+		   e.env->'server'->>'version' AS server_version,
+		   e.env->'polarbench'->>'version' AS polarbench_version,
+		   (e.env->'server'->>'block_size')::int AS block_size,
+		   (e.env->'server'->>'wal_block_size')::int AS wal_block_size,
+		   e.env->'server'->>'segment_size' AS segment_size,
+		   e.env->'server'->>'wal_segment_size' AS wal_segment_size,
+		   (e.env->'server'->>'assertions')::boolean AS assertions,
+		   (e.env->'server'->>'data_checksums')::boolean AS data_checksums,
+		   (e.env->'server'->>'jit')::boolean AS jit,
+		   (e.env->'server'->>'llvm')::boolean AS llvm,
+		   e.env->'settings' AS settings,
+		   e.env->'extensions' AS extensions,
+		   e.env->'machine'->>'host' AS host,
+		   (e.env->'machine'->>'cpus')::int AS cpus,
+		   e.env->'machine'->>'cpu_model' AS cpu_model,
+		   (e.env->'machine'->>'memory')::bigint AS memory,
+		   e.env->'machine'->>'source' AS machine_source,
+		   e.env->'machine'->>'unseen' AS machine_unseen,
+		   e.env->'dataset'->>'dataset' AS dataset,
+		   (e.env->'dataset'->>'bytes')::bigint AS dataset_bytes,
+		   e.env->'dataset' AS dataset_detail,
+		   e.env->>'database' AS database,
+		   e.env->>'recorded_by' AS recorded_by,
+		   (e.env->>'recorded_at')::timestamptz AS recorded_at,
+		   e.env AS environment,
+		   CASE WHEN r.environment IS NULL THEN
+				'not recorded: the run was recorded before polarbench 1.5, or stored from a document without one'
+				WHEN e.env IS NULL THEN
+				'not shown: only roles that may read the run''s texts see its environment'
+		   END AS note
+	  FROM polarbench_run_data r
+	 CROSS JOIN LATERAL (SELECT polarbench_shown_environment(r.environment, r.run_by) AS env) e;
+
+GRANT SELECT ON polarbench_environments TO PUBLIC;
+
+/*
+ * Where the environments of runs a and runs b differ, item by item (a
+ * path such as settings.work_mem or machine.cpus) with each side's values,
+ * distinct values of a side comma separated, none when the side has no
+ * such item; "environment" when the runs of one side have one recorded and
+ * those of the other not (or not all).  What changes from one run to the
+ * next on any server (who recorded it, when, the data set's size on disk)
+ * is left out, and so is an item of a side whose runs have no environment
+ * the caller may see.
+ */
+CREATE FUNCTION polarbench_environment_diff(a bigint[], b bigint[],
+											OUT item text, OUT value_a text,
+											OUT value_b text)
+RETURNS SETOF record
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+	WITH RECURSIVE runs(side, run_id) AS (
+		SELECT 'a', x FROM unnest(a) x
+		UNION
+		SELECT 'b', x FROM unnest(b) x
+	), envs AS (
+		SELECT s.side, s.run_id, e.environment
+		  FROM runs s
+		  JOIN @extschema@.polarbench_environments e USING (run_id)
+	), leaves(side, item, value) AS (
+		SELECT v.side, k.key, k.value
+		  FROM envs v, jsonb_each(v.environment) k
+		UNION ALL
+		SELECT l.side, l.item || '.' || k.key, k.value
+		  FROM leaves l,
+			   jsonb_each(CASE WHEN jsonb_typeof(l.value) = 'object' THEN l.value ELSE '{}' END) k
+	), kept AS (
+		SELECT side, item, string_agg(DISTINCT value #>> '{}', ', ' ORDER BY value #>> '{}') AS vals
+		  FROM leaves
+		 WHERE jsonb_typeof(value) <> 'object'
+		   AND item NOT IN ('recorded_at', 'recorded_by', 'dataset.bytes',
+							'machine.source', 'machine.unseen')
+		 GROUP BY side, item
+	), recorded AS (
+		SELECT side, CASE WHEN bool_and(environment IS NOT NULL) THEN 'recorded'
+						  WHEN bool_or(environment IS NOT NULL) THEN 'recorded for some runs'
+						  ELSE 'not recorded' END AS vals,
+			   bool_or(environment IS NOT NULL) AS seen
+		  FROM envs
+		 GROUP BY side
+	)
+	SELECT 'environment', ra.vals, rb.vals
+	  FROM recorded ra, recorded rb
+	 WHERE ra.side = 'a' AND rb.side = 'b' AND ra.vals <> rb.vals
+	UNION ALL
+	(SELECT i.item, ka.vals, kb.vals
+	   FROM (SELECT DISTINCT k.item FROM kept k) i
+	   LEFT JOIN kept ka ON ka.item = i.item AND ka.side = 'a'
+	   LEFT JOIN kept kb ON kb.item = i.item AND kb.side = 'b'
+	  WHERE ka.vals IS DISTINCT FROM kb.vals
+		AND (SELECT count(*) FROM recorded WHERE seen) = 2
+	  ORDER BY i.item)
+$$;
+
+/*
+ * A run's environment as a report prints it: one row per item, its label
+ * and its value in words, in the order a reader wants them; one row
+ * "environment" with polarbench_environments' note when there is none to
+ * show.
+ */
+CREATE FUNCTION polarbench_environment_items(run_id bigint,
+											 OUT label text, OUT value text)
+RETURNS SETOF record
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+	SELECT x.label, x.value FROM (
+	SELECT i.n, i.label, i.value
+	  FROM @extschema@.polarbench_environments e,
+		   LATERAL (VALUES
+			(1, 'server', format('PostgreSQL %s; block size %s, WAL block size %s, segment size %s, WAL segment size %s; assertions %s, data checksums %s, JIT %s (%s)',
+								 e.server_version, e.block_size, e.wal_block_size, e.segment_size,
+								 e.wal_segment_size,
+								 CASE WHEN e.assertions THEN 'on' ELSE 'off' END,
+								 CASE WHEN e.data_checksums THEN 'on' ELSE 'off' END,
+								 CASE WHEN e.jit THEN 'on' ELSE 'off' END,
+								 CASE WHEN e.llvm THEN 'built with LLVM' ELSE 'built without LLVM' END)),
+			(2, 'polarbench', e.polarbench_version),
+			(3, 'machine', format('%s CPUs%s, %s of memory%s%s, host %s',
+								  coalesce(e.cpus::text, 'unknown'),
+								  coalesce(' (' || e.cpu_model || ')', ''),
+								  coalesce(pg_size_pretty(e.memory), 'unknown'),
+								  coalesce('; cgroup limit ' || (e.environment->'machine'->>'cgroup_cpus') || ' CPUs', ''),
+								  coalesce('; cgroup limit ' || pg_size_pretty((e.environment->'machine'->>'cgroup_memory')::bigint) || ' of memory', ''),
+								  coalesce(e.host, 'unknown'))),
+			(4, 'machine seen', format('from %s. %s', e.machine_source, e.machine_unseen)),
+			(5, 'data set', CASE WHEN e.dataset_detail IS NULL OR jsonb_typeof(e.dataset_detail) <> 'object'
+								 THEN 'not described by its workload'
+								 ELSE concat_ws('; ',
+									 e.dataset || coalesce(' ' || (SELECT string_agg(d.key || ' ' || d.value, ', ' ORDER BY d.key)
+																	  FROM jsonb_each_text(e.dataset_detail) d
+																	 WHERE d.key NOT IN ('dataset', 'table_names', 'schemas', 'bytes',
+																						 'partitions', 'partitioned', 'distribution')), ''),
+									 'tables ' || coalesce((SELECT string_agg(t, ', ') FROM jsonb_array_elements_text(e.dataset_detail->'table_names') t), 'none found'),
+									 pg_size_pretty(e.dataset_bytes) || ' on disk',
+									 CASE WHEN (e.dataset_detail->>'partitions')::int > 0 THEN
+										 (e.dataset_detail->>'partitions') || ' partitions ('
+										 || (SELECT string_agg(p.key || ' by ' || p.value, ', ' ORDER BY p.key)
+											   FROM jsonb_each_text(e.dataset_detail->'partitioned') p) || ')'
+										  ELSE 'not partitioned' END,
+									 (SELECT 'distributed: ' || string_agg(x.key || ' ' || x.value, ', ' ORDER BY x.key)
+										FROM jsonb_each_text(e.dataset_detail->'distribution') x))
+							END),
+			(6, 'database', e.database),
+			(7, 'extensions', (SELECT string_agg(x.key || ' ' || x.value, ', ' ORDER BY x.key)
+								 FROM jsonb_each_text(e.extensions) x)),
+			(8, 'settings', coalesce((SELECT string_agg(s.key || ' = ' || s.value, ', ' ORDER BY s.key)
+										FROM jsonb_each_text(e.settings) s), 'all at their defaults')),
+			(9, 'recorded', format('by %s at %s', e.recorded_by, e.recorded_at))) AS i(n, label, value)
+	 WHERE e.run_id = polarbench_environment_items.run_id AND e.environment IS NOT NULL
+	UNION ALL
+	SELECT 0, 'environment', e.note
+	  FROM @extschema@.polarbench_environments e
+	 WHERE e.run_id = polarbench_environment_items.run_id AND e.environment IS NULL) x
+	 ORDER BY x.n
+$$;
+
+/*
+ * A finished run's report as one self-contained HTML page (inline CSS and
+ * SVG; no script, font or image fetched from anywhere): the method, the
+ * latency percentiles, throughput and p99 latency over time, the
+ * environment, and the report in its tool's words.  paper is the printed
+ * page's size, 'A4' or 'letter'.  Everything from the database is
+ * HTML-escaped; the caller sees what it may read in the views.
+ */
+CREATE FUNCTION polarbench_report_html(run_id bigint, paper text DEFAULT 'A4')
+RETURNS text
+AS 'MODULE_PATHNAME', 'polarbench_report_html'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+/*
+ * A comparison's report, the same way: polarbench_compare(a, b)'s rows and
+ * their ratios with 95% intervals drawn, both sides' runs over time, their
+ * percentiles, and the environment of each side's first run.
+ */
+CREATE FUNCTION polarbench_report_html(a bigint[], b bigint[], paper text DEFAULT 'A4')
+RETURNS text
+AS 'MODULE_PATHNAME', 'polarbench_compare_report_html'
+LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+/*
+ * The report of sweeps, the same way (the command-line program's sweep is
+ * one sweep a setting set): each one's polarbench_sweep_table(sweep_id,
+ * metric), the metric against concurrency with each cell's 95% interval
+ * over its repetitions, a line per setting set, the runs' percentiles, and
+ * the environment of the first run.
+ */
+CREATE FUNCTION polarbench_sweep_report_html(sweep_ids bigint[], metric text DEFAULT 'qps',
+											 paper text DEFAULT 'A4')
+RETURNS text
+AS 'MODULE_PATHNAME', 'polarbench_sweep_report_html'
+LANGUAGE C STABLE PARALLEL RESTRICTED;

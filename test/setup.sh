@@ -20,7 +20,7 @@
 PB_PGBIN=${PB_PGBIN:-/usr/lib/postgresql/15/bin}
 PB_PACKAGES="make gcc clang libfuzzer-14-dev postgresql-15 postgresql-server-dev-15
 	postgresql-client-15 libpq-dev libipc-run-perl sysbench perl postgresql-15-pgaudit
-	chromium"
+	chromium poppler-utils"
 # to build polarbench's Debian packages and test them (test/package)
 PB_DEB_PACKAGES="debhelper postgresql-server-dev-all help2man debootstrap wget"
 

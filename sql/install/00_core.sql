@@ -73,7 +73,8 @@ CREATE TABLE polarbench_run_data (
 	script_names		text[],
 	figures				jsonb,
 	end_grace			float8,
-	cut_off				bigint
+	cut_off				bigint,
+	environment			jsonb
 );
 
 CREATE INDEX polarbench_run_data_sweep_id_idx ON polarbench_run_data (sweep_id);
@@ -230,6 +231,22 @@ AS 'MODULE_PATHNAME', 'polarbench_shown_settings'
 LANGUAGE C STRICT STABLE PARALLEL SAFE;
 
 /*
+ * A run's environment (where it ran: server, settings, machine, data set)
+ * as the current role may see it: to those polarbench_may_read() allows,
+ * with its settings' values as polarbench_shown_settings() shows them.
+ */
+CREATE FUNCTION polarbench_shown_environment(environment jsonb, run_by oid)
+RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+	SELECT CASE WHEN @extschema@.polarbench_may_read(run_by) THEN
+		environment OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('settings',
+			@extschema@.polarbench_shown_settings(environment OPERATOR(pg_catalog.->) 'settings'))
+	END
+$$;
+
+/*
  * A run as it is: a run recorded as running whose recorder is gone
  * (killed, or the server restarted) is over, and failed.
  */
@@ -245,7 +262,7 @@ LANGUAGE C STABLE PARALLEL RESTRICTED;
 
 /*
  * The figures of every run are public; its texts (scripts, variables,
- * error message, settings and server settings) only to those
+ * error message, settings, server settings and environment) only to those
  * polarbench_may_read() allows, and its parameters' values as
  * polarbench_shown_settings() shows them.
  */
@@ -273,7 +290,8 @@ CREATE VIEW polarbench_runs AS
 		   CASE WHEN v.may_read THEN polarbench_shown_settings(r.server_settings) END AS server_settings,
 		   r.node,
 		   CASE WHEN v.may_read THEN r.script_names END AS script_names,
-		   r.figures, r.end_grace, r.cut_off
+		   r.figures, r.end_grace, r.cut_off,
+		   polarbench_shown_environment(r.environment, r.run_by) AS environment
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v

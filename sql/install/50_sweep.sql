@@ -49,7 +49,10 @@ REVOKE ALL ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
  * spread, half the range as a share of the median, when a figure is
  * zero or they are all the same).  compare_to => N marks every other cell faster, slower or no
  * difference shown against column N's at the same client count, as
- * polarbench_compare_figures() compares them.
+ * polarbench_compare_figures() compares them.  Lines after the table say
+ * where a column's runs ran otherwise than column 1's
+ * (polarbench_environment_diff()), beyond the server settings the sweep
+ * sets itself.
  */
 CREATE FUNCTION polarbench_sweep_table(sweep_id bigint, metric text DEFAULT 'qps',
 									   compare_to int DEFAULT NULL)
@@ -74,6 +77,8 @@ DECLARE
 	by_vars		boolean;
 	by_options	boolean;
 	repeated	boolean := false;
+	col_runs	jsonb := '{}';
+	d			record;
 BEGIN
 	IF metric IS NULL OR metric NOT IN ('qps', 'tps', 'latency_avg', 'latency_p50',
 			'latency_p90', 'latency_p95', 'latency_p99', 'latency_p999',
@@ -122,6 +127,7 @@ BEGIN
 				   || CASE WHEN $3 THEN coalesce(' vars ' || r.vars::text, '') ELSE '' END
 				   || CASE WHEN $4 THEN coalesce(' options ' || r.options::text, '') ELSE '' END) AS col,
 			   array_agg(r.%1$I::float8 ORDER BY r.sweep_run) AS figures,
+			   array_agg(r.run_id ORDER BY r.sweep_run) AS run_ids,
 			   CASE WHEN count(*) = 1 THEN round(min(r.%1$I)::numeric, 3)::text
 					ELSE round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.%1$I)::numeric, 3)::text
 						 || coalesce(' ±' || round((100 * (max(r.%1$I) - min(r.%1$I)) / 2
@@ -145,6 +151,8 @@ BEGIN
 		END IF;
 		cells := cells || jsonb_build_object(key, coalesce(cell, ''));
 		figures := figures || jsonb_build_object(key, to_jsonb(cr.figures));
+		col_runs := jsonb_set(col_runs, ARRAY[cr.col::text],
+							  coalesce(col_runs->(cr.col::text), '[]') || to_jsonb(cr.run_ids));
 		IF NOT cr.clients = ANY (clients) THEN
 			clients := clients || cr.clients;
 		END IF;
@@ -203,6 +211,24 @@ BEGIN
 			line := line || ' | ' || lpad(coalesce(cells->>(clients[n] || ':' || c), ''), widths[c]);
 		END LOOP;
 		RETURN NEXT line;
+	END LOOP;
+
+	-- where a column's runs ran otherwise than column 1's, beyond the
+	-- server settings the sweep sets itself
+	FOR c IN 2..cardinality(columns) LOOP
+		FOR d IN
+			SELECT e.*
+			  FROM @extschema@.polarbench_environment_diff(
+					ARRAY(SELECT jsonb_array_elements_text(col_runs->'1')::bigint),
+					ARRAY(SELECT jsonb_array_elements_text(col_runs->(c::text))::bigint)) e
+			 WHERE e.item NOT IN (SELECT 'settings.' || k
+									FROM @extschema@.polarbench_runs r,
+										 jsonb_object_keys(r.server_settings) k
+								   WHERE r.sweep_id = polarbench_sweep_table.sweep_id)
+		LOOP
+			RETURN NEXT format('column %s''s environment differs from column 1''s: %s %s, not %s',
+							   c, d.item, coalesce(d.value_b, 'none'), coalesce(d.value_a, 'none'));
+		END LOOP;
 	END LOOP;
 END
 $$;

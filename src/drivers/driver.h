@@ -285,6 +285,17 @@ typedef struct PbDriver
 	 */
 	char	   *(*figures) (const PbRunConfig *config, void *shared, void **state,
 							const PbFiguresInput *in);
+
+	/*
+	 * In the caller, once configured, with the run's settings (its
+	 * search_path among them), or NULL: the data set the run works on, as
+	 * a JSON object: "dataset", its name in polarbench_datasets; its size
+	 * as polarbench_init's arguments name it (scale, tables, table_size,
+	 * records, fields, warehouses: those it has); and "table_names", the
+	 * names of its tables, partitions aside.  The engine adds their size on
+	 * disk, partitions and distribution (engine/environment.c).
+	 */
+	char	   *(*dataset) (const PbRunConfig *config);
 } PbDriver;
 
 #endif							/* PB_DRIVER_H */

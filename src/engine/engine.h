@@ -104,6 +104,7 @@ extern void pb_hist_merge(PbRunShared *run, char *slots, int command,
 						  uint64 *merged);
 
 /* run_settings.c */
+extern char *pb_setting_shown_value(const char *name);
 extern char *pb_setting_context(const char *name);
 extern int	pb_setting_flags(const char *name);
 extern char *pb_setting_canonical_name(const char *name);
@@ -115,6 +116,9 @@ extern int	pb_settings_push(PbRunConfig *config);
 extern void pb_settings_record(PbRunConfig *config);
 extern void pb_settings_pop(int nest);
 extern void pb_settings_apply(const PbRunConfig *config);
+
+/* environment.c */
+extern char *pb_environment(const PbRunConfig *config);
 
 /* run_server_settings.c */
 extern void pb_server_settings_check(PbRunConfig *config);

@@ -464,6 +464,7 @@ pb_recorder_insert_run(PbRunConfig *config)
 	pb_json_column(&c, "settings", config->settings_json);
 	pb_json_column(&c, "server_settings", config->server_settings_json);
 	pb_json_column(&c, "effective_settings", config->effective_json);
+	pb_json_column(&c, "environment", config->environment_json);
 	pb_json_column(&c, "options", config->options_json);
 	pb_column(&c, "random_seed", INT8OID, Int64GetDatum(config->random_seed), false);
 	pb_column(&c, "run_by", OIDOID, ObjectIdGetDatum(run->role), false);

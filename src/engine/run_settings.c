@@ -236,7 +236,7 @@ pb_settings_check_in_subxact(void *arg)
  *		is recorded with the run, and the view shows it only to roles that
  *		may examine it (polarbench_shown_settings()).
  */
-static char *
+char *
 pb_setting_shown_value(const char *name)
 {
 	struct config_generic *record = pb_setting_lookup(name);

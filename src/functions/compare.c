@@ -991,6 +991,48 @@ cmp_find_part(const CmpRun *run, const char *key)
 }
 
 /*
+ * cmp_environment_rows
+ *		A row for each item where the environments of the two sides' runs
+ *		differ (polarbench_environment_diff()), metric "environment", the
+ *		item as its part and each side's values in its note: a ratio of two
+ *		runs that ran on different servers, settings or data sets measures
+ *		those too.
+ */
+static void
+cmp_environment_rows(ReturnSetInfo *rsinfo, int64 *const *ids, const int *n,
+					 const char *schema)
+{
+	Oid			types[2] = {INT8ARRAYOID, INT8ARRAYOID};
+	Datum		args[2];
+
+	for (int s = 0; s < 2; s++)
+	{
+		Datum	   *elems = palloc(sizeof(Datum) * n[s]);
+
+		for (int i = 0; i < n[s]; i++)
+			elems[i] = Int64GetDatum(ids[s][i]);
+		args[s] = PointerGetDatum(construct_array(elems, n[s], INT8OID, sizeof(int64),
+												  FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	}
+	if (pb_spi_execute_safe(pb_sql_in_schema("SELECT d.item, d.value_a, d.value_b"
+											 "  FROM @extschema@.polarbench_environment_diff($1, $2) d",
+											 schema),
+							2, types, args, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not compare the runs' environments");
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		CmpRow		row;
+		char	   *a = SPI_getvalue(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 2);
+		char	   *b = SPI_getvalue(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 3);
+
+		cmp_row_init(&row, "environment",
+					 SPI_getvalue(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1));
+		cmp_note(&row, "A: %s; B: %s", a ? a : "none", b ? b : "none");
+		cmp_emit(rsinfo, &row, NULL);
+	}
+}
+
+/*
  * polarbench_compare
  *		SQL entry point: see polarbench_compare() in the install script.
  */
@@ -1141,6 +1183,7 @@ polarbench_compare(PG_FUNCTION_ARGS)
 		}
 	}
 
+	cmp_environment_rows(rsinfo, ids, n, nsp);
 	SPI_finish();
 	pb_unpin_search_path(nest);
 	return (Datum) 0;

@@ -316,6 +316,9 @@ pb_check_run_row(HeapTuple tuple, TupleDesc desc)
 	(void) pb_check_object(tuple, desc, "effective_settings");
 	(void) pb_check_object(tuple, desc, "server_settings");
 	(void) pb_check_object(tuple, desc, "server_stats");
+	/* a table of an older version has no environment */
+	if (SPI_fnumber(desc, "environment") > 0)
+		(void) pb_check_object(tuple, desc, "environment");
 
 	/*
 	 * its figures, those of PB_RUN_FIGURES a run's row holds (a table of an

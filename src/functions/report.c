@@ -74,16 +74,18 @@ pb_report_json_text(int64 run_id)
 /*
  * pb_report_options
  *		What polarbench_report()'s options ask: {"statements": true/false,
- *		"failures_detailed": true/false}; by default each statement's
- *		figures, and the failures by kind when there are any.
+ *		"failures_detailed": true/false, "environment": true/false}; by
+ *		default each statement's figures, the failures by kind when there
+ *		are any, and not the environment (*environment).
  */
 static void
-pb_report_options(Jsonb *jb, PbReportOptions *options)
+pb_report_options(Jsonb *jb, PbReportOptions *options, bool *environment)
 {
 	JsonbValue *v;
 
 	options->statements = true;
 	options->failures_detailed = -1;
+	*environment = false;
 	if (jb == NULL)
 		return;
 	if (!JB_ROOT_IS_OBJECT(jb))
@@ -99,12 +101,13 @@ pb_report_options(Jsonb *jb, PbReportOptions *options)
 		while ((tok = JsonbIteratorNext(&it, &key, true)) != WJB_DONE)
 			if (tok == WJB_KEY &&
 				!(key.val.string.len == 10 && strncmp(key.val.string.val, "statements", 10) == 0) &&
-				!(key.val.string.len == 17 && strncmp(key.val.string.val, "failures_detailed", 17) == 0))
+				!(key.val.string.len == 17 && strncmp(key.val.string.val, "failures_detailed", 17) == 0) &&
+				!(key.val.string.len == 11 && strncmp(key.val.string.val, "environment", 11) == 0))
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("unknown report option \"%.*s\"",
 								key.val.string.len, key.val.string.val),
-						 errhint("The options are \"statements\" and \"failures_detailed\".")));
+						 errhint("The options are \"statements\", \"failures_detailed\" and \"environment\".")));
 	}
 	if ((v = getKeyJsonValueFromContainer(&jb->root, "statements", 10, NULL)) != NULL)
 	{
@@ -121,6 +124,41 @@ pb_report_options(Jsonb *jb, PbReportOptions *options)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("option \"failures_detailed\" must be true or false")));
 		options->failures_detailed = v->val.boolean ? 1 : 0;
+	}
+	if ((v = getKeyJsonValueFromContainer(&jb->root, "environment", 11, NULL)) != NULL)
+	{
+		if (v->type != jbvBool)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"environment\" must be true or false")));
+		*environment = v->val.boolean;
+	}
+}
+
+/*
+ * pb_report_environment
+ *		Append a stored run's environment, an item a line, as
+ *		polarbench_environment_items() words it.  Under the pinned
+ *		search_path.
+ */
+static void
+pb_report_environment(StringInfo out, int64 run_id)
+{
+	SPITupleTable *t;
+	uint64		n;
+	PbRow		row;
+
+	t = pb_report_query("SELECT i.label, i.value"
+						"  FROM @extschema@.polarbench_environment_items($1) i",
+						run_id, &n);
+	appendStringInfoString(out, "environment:\n");
+	row.tuptable = t;
+	for (row.row = 0; row.row < n; row.row++)
+	{
+		const char *value = pb_row_text(&row, "value");
+
+		appendStringInfo(out, "  %s: %s\n", pb_row_text(&row, "label"),
+						 value ? value : "unknown");
 	}
 }
 
@@ -184,6 +222,7 @@ polarbench_report(PG_FUNCTION_ARGS)
 	text	   *result;
 	Oid			schema;
 	int			nest;
+	bool		environment;
 
 	pb_journal_recover();
 
@@ -197,7 +236,7 @@ polarbench_report(PG_FUNCTION_ARGS)
 				 errmsg("unrecognized report style \"%s\"", style),
 				 errhint("The styles are json and the report_style of each workload in polarbench_workloads.")));
 	pb_report_options(PG_NARGS() > 2 && !PG_ARGISNULL(2) ? PG_GETARG_JSONB_P(2) : NULL,
-					  &options);
+					  &options, &environment);
 	if (run_id < 0)
 		document = pb_report_json(run_id);
 
@@ -236,6 +275,8 @@ polarbench_report(PG_FUNCTION_ARGS)
 		appendStringInfo(&out, "run " INT64_FORMAT " %s%s%s\n", run_id, status,
 						 pb_row_text(&run, "error_message") ? ": " : "",
 						 pb_row_text(&run, "error_message") ? pb_row_text(&run, "error_message") : "");
+	if (driver != NULL && environment && run_id > 0)
+		pb_report_environment(&out, run_id);
 	/* the text outlives SPI's memory, which SPI_finish() frees */
 	MemoryContextSwitchTo(caller_cxt);
 	result = cstring_to_text_with_len(out.data, out.len);

@@ -468,7 +468,7 @@ pb_run_launch(FunctionCallInfo fcinfo, bool background,
  * settings, the workload (configured once, with the run's settings), the
  * admission of the run's workers.  Only then are the run's server settings
  * applied (and put back whatever happens), and the parameters' effective
- * values recorded as the clients will have them.
+ * values and the run's environment recorded as the clients will have them.
  */
 void
 pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_out,
@@ -477,6 +477,7 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 	PbRunConfig *config;
 	PbRunParams params = *params_out;
 	PbWorkloadArgs args;
+	int			nest;
 
 	pb_check_caller("polarbench_run", background);
 
@@ -515,6 +516,10 @@ pb_run_from_args(FunctionCallInfo fcinfo, bool background, PbRunParams *params_o
 	{
 		pb_server_settings_apply(config);
 		pb_settings_record(config);
+		/* where it runs, its data set found as its clients will find it */
+		nest = pb_settings_push(config);
+		config->environment_json = pb_environment(config);
+		pb_settings_pop(nest);
 		pb_run_launch(fcinfo, background, config, &params, result_out);
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(pb_server_settings_cleanup, PointerGetDatum(config));

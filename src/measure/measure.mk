@@ -7,6 +7,6 @@
 #
 # In layers, each file calling only those before it (see pb_measure.h).
 
-PB_MEASURE_NAMES = histogram throttle compare_stats
+PB_MEASURE_NAMES = histogram throttle compare_stats chart_svg
 PB_MEASURE_SRCS = $(addprefix $(PB_MEASURE_DIR)/,$(addsuffix .c,$(PB_MEASURE_NAMES)))
 PB_MEASURE_HEADERS = $(PB_MEASURE_DIR)/pb_measure.h

@@ -14,7 +14,8 @@
  *
  * In layers, each file calling only those before it:
  *	 histogram.c, throttle.c (which draws from the script library's PbPrng),
- *	 compare_stats.c (which does too, for the bootstrap).
+ *	 compare_stats.c (which does too, for the bootstrap); chart_svg.c, the
+ *	 charts of the program's SVG files and of the server's HTML reports.
  *
  *-------------------------------------------------------------------------
  */
@@ -252,5 +253,56 @@ extern int	pb_runs_needed(double sd, double diff, double level,
 						   double power, int limit);
 extern double pb_length_factor(double se, double diff, double level,
 							   double power);
+
+/* ---- charts as SVG (chart_svg.c) ----------------------------------------- */
+
+/* A text that grows, malloc'd; failed once memory ran out */
+typedef struct PbText
+{
+	char	   *data;
+	size_t		len;
+	size_t		cap;
+	bool		failed;
+} PbText;
+
+/* A chart's size: its width, its title's height, each panel's height */
+#define PB_CHART_WIDTH			960
+#define PB_CHART_TITLE_HEIGHT	40
+#define PB_CHART_PANEL_HEIGHT	380
+
+/* One line of a panel: its points, each with its interval or none */
+typedef struct PbChartSeries
+{
+	const char *label;
+	double	   *x;
+	double	   *y;
+	int			n;
+	double	   *low;			/* each point's interval, or NULL (NAN: none) */
+	double	   *high;
+} PbChartSeries;
+
+/* One panel of a chart */
+typedef struct PbChartPanel
+{
+	const char *title;
+	const char *x_label;		/* with its unit */
+	const char *y_label;		/* with its unit */
+	PbChartSeries *series;
+	int			nseries;
+	bool		x_log2;			/* client counts: doubling steps */
+	bool		x_at_points;	/* x ticks at the points (client counts) */
+	const char *const *x_names; /* with x_at_points, the ticks' names, or NULL */
+	bool		points_only;	/* dots (and intervals), no line between */
+	double		y_reference;	/* a dashed line at this y (a ratio's 1), if > 0 */
+} PbChartPanel;
+
+extern void pb_text_init(PbText *t);
+extern void pb_text_append(PbText *t, const char *s);
+extern void pb_text_printf(PbText *t, const char *fmt,...)
+			__attribute__((format(printf, 2, 3)));
+extern void pb_text_escaped(PbText *t, const char *s);
+extern void pb_chart_svg(PbText *t, const char *title,
+						 const PbChartPanel *panels, int npanels,
+						 bool standalone);
 
 #endif							/* PB_MEASURE_H */

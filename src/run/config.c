@@ -76,6 +76,7 @@ pb_config_visit(const PbRunConfig *config, PbConfigVisitor visit, void *arg)
 	}
 	visit(config->settings_json ? config->settings_json : "", arg);
 	visit(config->effective_json ? config->effective_json : "", arg);
+	visit(config->environment_json ? config->environment_json : "", arg);
 	visit(config->server_settings_json ? config->server_settings_json : "", arg);
 	snprintf(num, sizeof(num), "%d", config->nsettings);
 	visit(num, arg);
@@ -151,6 +152,7 @@ pb_config_deserialize(const char *src)
 	const char *options_json;
 	const char *settings_json;
 	const char *effective_json;
+	const char *environment_json;
 	const char *server_json;
 
 	config->workload = (char *) pb_config_next(&src);
@@ -191,6 +193,8 @@ pb_config_deserialize(const char *src)
 	config->settings_json = settings_json[0] ? (char *) settings_json : NULL;
 	effective_json = pb_config_next(&src);
 	config->effective_json = effective_json[0] ? (char *) effective_json : NULL;
+	environment_json = pb_config_next(&src);
+	config->environment_json = environment_json[0] ? (char *) environment_json : NULL;
 	server_json = pb_config_next(&src);
 	config->server_settings_json = server_json[0] ? (char *) server_json : NULL;
 	config->nsettings = atoi(pb_config_next(&src));

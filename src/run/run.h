@@ -87,6 +87,7 @@ typedef struct PbRunConfig
 	char	  **setting_values;
 	char	   *settings_json;	/* as given, for the record, or NULL */
 	char	   *effective_json; /* the values that matter, as the run has them */
+	char	   *environment_json;	/* where it runs (engine/environment.c) */
 	/* parameters set with ALTER SYSTEM for the run (run_server_settings.c) */
 	int			nserver_settings;
 	char	  **server_names;

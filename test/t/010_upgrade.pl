@@ -254,6 +254,30 @@ is($node->safe_psql('postgres', q{
 like($node->safe_psql('postgres', "SELECT polarbench_report($scaled)"), qr/^scaling factor: 3$/m,
 	'a run of 1.4 is reported with the scale it was given');
 
+# the runs of 1.4 recorded no environment, and say so, in the view, the
+# reports and the comparisons; a run of 1.5 records one
+is($node->safe_psql('postgres', qq{
+	SELECT count(*) FROM polarbench_environments
+	 WHERE run_id <= $run14 AND NOT recorded
+	   AND note LIKE 'not recorded: the run was recorded before polarbench 1.5%'}),
+	$runs14, 'the runs of 1.4 have no environment, and the view says so');
+like($node->safe_psql('postgres', qq{SELECT polarbench_report($run14, NULL, '{"environment": true}')}),
+	qr/^environment:\n  environment: not recorded: the run was recorded before polarbench 1\.5/m,
+	'a report of a run of 1.4 says it has no environment');
+my $run15 = $node->safe_psql('postgres', q{
+	SELECT run_id FROM polarbench_run(script => 'SELECT 1;', transactions => 1)});
+is($node->safe_psql('postgres', qq{
+	SELECT recorded AND server_version = current_setting('server_version')
+	  FROM polarbench_environments WHERE run_id = $run15}),
+	't', 'a run of 1.5 records its environment');
+is($node->safe_psql('postgres', qq{
+	SELECT item || ': ' || value_a || ' / ' || value_b
+	  FROM polarbench_environment_diff(ARRAY[$run14], ARRAY[$run15])}),
+	'environment: not recorded / recorded', 'a comparison with a run of 1.4 says which side has none');
+is($node->safe_psql('postgres', qq{
+	SELECT part || ': ' || note FROM polarbench_compare($run14, $run15) WHERE metric = 'environment'}),
+	'environment: A: not recorded; B: recorded', 'and so does polarbench_compare');
+
 # a fresh install of the newest version, in another database
 $node->safe_psql('postgres', 'CREATE DATABASE fresh');
 $node->safe_psql('fresh', q{

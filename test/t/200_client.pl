@@ -424,7 +424,7 @@ command_fails_like([ $bin, '-S', '-R', '0' ], qr/invalid value "0" for option -R
 command_fails_like([ $bin, '-S', '--max-tries=-1' ], qr/--max-tries must be in range/,
 	'a bad --max-tries');
 command_fails_like([ $bin, '-S', '--report', 'xml' ],
-	qr/invalid report style "xml"\n.*hint: The styles are json, csv and each workload's report style, which "\S*polarbench --list NAME" shows\./,
+	qr/invalid report style "xml"\n.*hint: The styles are json, csv, html and each workload's report style, which "\S*polarbench --list NAME" shows\./,
 	'a bad report style: the styles are the server\'s workloads\'');
 is(run_count(), $before, 'a bad report style is refused before the run');
 command_fails_like([ $bin, '-S', '--settings', 'no_such_setting=1', '-t', '1' ],

@@ -176,7 +176,7 @@ command_fails_like([ $bin, '--compare', '1' ], qr/--compare needs the run ids of
 command_fails_like([ $bin, '--compare', '1', '2', '-c', '4' ],
 	qr/--compare cannot be used with options of a run, a load or a list/, 'a run\'s option');
 command_fails_like([ $bin, '--compare', '1', '2', '--report', 'pgbench' ],
-	qr/--compare reports as a table, json or csv, not as pgbench/, 'a report style of a run');
+	qr/--compare reports as a table, json, csv or html, not as pgbench/, 'a report style of a run');
 command_fails_like([ $bin, '--compare', '1', '2', '--threshold', '2' ],
 	qr/invalid value "2" for option --threshold/, 'a threshold of 200%');
 command_fails_like([ $bin, '-S', '--threshold', '0.05' ], qr/--threshold is used with --compare/,
@@ -187,6 +187,25 @@ command_fails_like([ $bin, '--compare', '999999', $run_a ], qr/run 999999 does n
 	'a run that does not exist: the server\'s error');
 command_fails_like([ $bin, '--compare', "$run_a,$run_a", $run_b ], qr/run $run_a is on side A twice/,
 	'a run twice on a side');
+
+# where the runs ran: --environment prints it after the report, and a
+# comparison of runs whose environments differ says where
+$node->safe_psql('postgres', q{ALTER DATABASE postgres SET work_mem = '3MB'});
+my ($env_out, $env_err);
+IPC::Run::run([ $bin, '-n', '-S', '-t', '2', '--environment' ], '>', \$env_out, '2>', \$env_err);
+like($env_out, qr/^environment:\n  server: PostgreSQL \d+/m, '--environment prints where the run ran');
+like($env_out, qr/^  data set: pgbench scale 1; tables pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers; /m,
+	'with its data set');
+like($env_out, qr/^  settings: .*work_mem = 3MB/m, 'and the database\'s settings');
+my $env_a = $node->safe_psql('postgres', 'SELECT max(run_id) FROM polarbench_runs');
+$node->safe_psql('postgres', q{ALTER DATABASE postgres SET work_mem = '7MB'});
+IPC::Run::run([ $bin, '-n', '-S', '-t', '2' ], '>', \$env_out, '2>', \$env_err);
+unlike($env_out, qr/^environment:/m, 'not without --environment');
+my $env_b = $node->safe_psql('postgres', 'SELECT max(run_id) FROM polarbench_runs');
+$node->safe_psql('postgres', q{ALTER DATABASE postgres RESET work_mem});
+IPC::Run::run([ $bin, '--compare', $env_a, $env_b ], '>', \$env_out, '2>', \$env_err);
+like($env_out, qr/^environment \| settings\.work_mem +\|/m, '--compare has a row where the environments differ');
+like($env_out, qr/^environment of settings\.work_mem: Note: A: 3MB; B: 7MB\.$/m, 'with both sides\' values');
 
 $node->stop;
 done_testing();

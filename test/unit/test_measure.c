@@ -657,6 +657,48 @@ test_power(void)
 	check(isnan(pb_length_factor(0.05, 0, 0.95, 0.8)), "power: no length for no difference");
 }
 
+/* the charts: texts from outside escaped, series and intervals drawn */
+static void
+test_chart(void)
+{
+	PbText		t;
+	double		x[3] = {1, 2, 4};
+	double		y[3] = {10, 20, 15};
+	double		low[3] = {9, NAN, 14};
+	double		high[3] = {11, NAN, 16};
+	PbChartSeries s = {.label = "<b>set</b> & \"1\"", .x = x, .y = y, .n = 3,
+	.low = low, .high = high};
+	PbChartPanel p = {.title = "title <i>", .x_label = "clients", .y_label = "tps",
+	.series = &s, .nseries = 1, .x_log2 = true, .x_at_points = true};
+
+	pb_text_init(&t);
+	pb_text_escaped(&t, "<script>alert('1')</script> & \"x\"");
+	check(strcmp(t.data, "&lt;script&gt;alert(&#39;1&#39;)&lt;/script&gt; &amp; &quot;x&quot;") == 0,
+		  "chart: a text escaped, got %s", t.data);
+	free(t.data);
+
+	pb_text_init(&t);
+	pb_chart_svg(&t, "<chart>", &p, 1, false);
+	check(!t.failed && strncmp(t.data, "<svg class=\"chart\"", 18) == 0, "chart: an inline SVG");
+	check(strstr(t.data, "<chart>") == NULL && strstr(t.data, "&lt;chart&gt;") != NULL &&
+		  strstr(t.data, "title &lt;i&gt;") != NULL, "chart: its titles escaped");
+	check(strstr(t.data, "<polyline class=\"series\" data-label=\"&lt;b&gt;set&lt;/b&gt; &amp; &quot;1&quot;\"") != NULL,
+		  "chart: a series with its label escaped");
+	check(strstr(t.data, "<path class=\"interval\"") != NULL &&
+		  strstr(strstr(t.data, "<path class=\"interval\"") + 1, "<path class=\"interval\"") != NULL &&
+		  strstr(strstr(strstr(t.data, "<path class=\"interval\"") + 1, "<path class=\"interval\"") + 1,
+				 "<path class=\"interval\"") == NULL,
+		  "chart: an interval for each point that has one (two of three)");
+	check(strstr(t.data, ">1</text>") != NULL && strstr(t.data, ">4</text>") != NULL,
+		  "chart: a tick at each client count");
+	free(t.data);
+
+	pb_text_init(&t);
+	pb_chart_svg(&t, "file", &p, 1, true);
+	check(strncmp(t.data, "<?xml version=\"1.0\"", 19) == 0, "chart: a file of its own");
+	free(t.data);
+}
+
 int
 main(void)
 {
@@ -670,5 +712,6 @@ main(void)
 	test_drift();
 	test_bootstrap();
 	test_power();
+	test_chart();
 	return check_summary();
 }

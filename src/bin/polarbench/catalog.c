@@ -495,7 +495,7 @@ check_report_style(PGconn *conn, const ClientOptions *opts)
 	bool		found;
 
 	if (opts->report == NULL || strcmp(opts->report, "json") == 0 ||
-		strcmp(opts->report, "csv") == 0)
+		strcmp(opts->report, "csv") == 0 || strcmp(opts->report, "html") == 0)
 		return true;
 	res = exec_query(conn, 0,
 					 "SELECT pg_catalog.bool_or(report_style OPERATOR(pg_catalog.=) $1)"
@@ -511,7 +511,7 @@ check_report_style(PGconn *conn, const ClientOptions *opts)
 	if (!found)
 	{
 		pg_log_error("invalid report style \"%s\"", opts->report);
-		pg_log_error_hint("The styles are json, csv and each workload's report style, which \"%s --list NAME\" shows.",
+		pg_log_error_hint("The styles are json, csv, html and each workload's report style, which \"%s --list NAME\" shows.",
 						  progname);
 	}
 	PQclear(res);

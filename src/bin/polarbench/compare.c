@@ -22,6 +22,7 @@
 #include "common/logging.h"
 
 #include "polarbench.h"
+#include "pb_measure.h"
 
 /* The columns of polarbench_compare(), in order */
 enum
@@ -246,10 +247,12 @@ chart_compare(PGconn *conn, const ClientOptions *opts)
 	}
 	if (ok)
 	{
-		panels[0] = (ChartPanel) {"Throughput over time, A's runs and B's", "elapsed time (s)",
-		"transactions per second (tps)", tps, nruns, false, false};
-		panels[1] = (ChartPanel) {"p99 latency over time, A's runs and B's", "elapsed time (s)",
-		"p99 latency (ms)", p99, nruns, false, false};
+		panels[0] = (ChartPanel) {.title = "Throughput over time, A's runs and B's",
+			.x_label = "elapsed time (s)", .y_label = "transactions per second (tps)",
+		.series = tps, .nseries = nruns};
+		panels[1] = (ChartPanel) {.title = "p99 latency over time, A's runs and B's",
+			.x_label = "elapsed time (s)", .y_label = "p99 latency (ms)",
+		.series = p99, .nseries = nruns};
 		ok = write_svg(opts->svg, psprintf("runs %s (A) and %s (B)", opts->compare_a_list,
 										   opts->compare_b_list),
 					   panels, 2);
@@ -268,8 +271,9 @@ chart_compare(PGconn *conn, const ClientOptions *opts)
 /*
  * run_compare
  *		--compare: print the comparison of the two sides' runs in the form
- *		--report asks (a table by default, json or csv), and draw it with
- *		--svg.  Returns the exit status: 1 if the server refused it.
+ *		--report asks (a table by default, json or csv; with html, the table
+ *		and the page written to -o's file), and draw it with --svg.  Returns
+ *		the exit status: 1 if the server refused it.
  */
 int
 run_compare(PGconn *conn, const ClientOptions *opts)
@@ -300,5 +304,9 @@ run_compare(PGconn *conn, const ClientOptions *opts)
 	}
 	if (ok && opts->svg != NULL)
 		ok = chart_compare(conn, opts);
+	if (ok && opts->output != NULL)
+		ok = write_html_report(conn, opts,
+							   "SELECT @extschema@.polarbench_report_html($1::pg_catalog.int8[], $2::pg_catalog.int8[])",
+							   2, params);
 	return ok ? 0 : 1;
 }

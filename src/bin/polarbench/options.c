@@ -45,6 +45,7 @@ enum
 	OPT_REPEAT,
 	OPT_REPORT,
 	OPT_SVG,
+	OPT_ENVIRONMENT,
 	OPT_RESTART_COMMAND,
 	OPT_RESTORE,
 	OPT_LIST,
@@ -53,7 +54,7 @@ enum
 	OPT_END_GRACE
 };
 
-static const char short_options[] = "b:c:d:D:f:F:h:ij:L:nNp:P:qrR:s:St:T:U:vV?";
+static const char short_options[] = "b:c:d:D:f:F:h:ij:L:nNo:p:P:qrR:s:St:T:U:vV?";
 
 static const struct option long_options[] = {
 	{"builtin", required_argument, NULL, 'b'},
@@ -98,6 +99,8 @@ static const struct option long_options[] = {
 	{"repeat", required_argument, NULL, OPT_REPEAT},
 	{"report", required_argument, NULL, OPT_REPORT},
 	{"svg", required_argument, NULL, OPT_SVG},
+	{"environment", no_argument, NULL, OPT_ENVIRONMENT},
+	{"output", required_argument, NULL, 'o'},
 	{"restart-command", required_argument, NULL, OPT_RESTART_COMMAND},
 	{"restore", no_argument, NULL, OPT_RESTORE},
 	{"list", optional_argument, NULL, OPT_LIST},
@@ -207,9 +210,14 @@ usage(void)
 		   "  --restore                put back the settings that an interrupted run with\n"
 		   "                           --restart-command left changed, then exit (any run\n"
 		   "                           against the server does so first)\n"
-		   "  --report=STYLE           json, csv, or the style of a workload's tool, as\n"
-		   "                           \"--list\" shows them (default: the workload's)\n"
+		   "  --report=STYLE           json, csv, html (with -o), or the style of a\n"
+		   "                           workload's tool, as \"--list\" shows them (default:\n"
+		   "                           the workload's)\n"
+		   "  -o, --output=FILE        with --report html, write the run's, the sweep's or\n"
+		   "                           the comparison's report to FILE, one HTML page\n"
 		   "  --svg=FILE               draw the run's progress, or the sweep, as SVG\n"
+		   "  --environment            after the report, where the run ran: server, build,\n"
+		   "                           settings, machine, data set\n"
 		   "\nComparisons:\n"
 		   "  --compare=ID[,...] ID[,...]\n"
 		   "                           compare the runs of the first ids (A) with those of\n"
@@ -557,8 +565,8 @@ parse_init_option(int c, const char *arg, ParseState *ps)
 
 /*
  * parse_report_option
- *		What is printed of the run: -r, --failures-detailed, --report and
- *		--svg.  Returns whether c is one of them.
+ *		What is printed of the run: -r, --failures-detailed, --report,
+ *		--svg, --environment and -o.  Returns whether c is one of them.
  */
 static bool
 parse_report_option(int c, const char *arg, ParseState *ps)
@@ -581,6 +589,13 @@ parse_report_option(int c, const char *arg, ParseState *ps)
 			return true;
 		case OPT_SVG:
 			opts->svg = pg_strdup(arg);
+			ps->output_option_set = true;
+			return true;
+		case OPT_ENVIRONMENT:
+			opts->environment = true;
+			break;
+		case 'o':
+			opts->output = pg_strdup(arg);
 			ps->output_option_set = true;
 			return true;
 		default:
@@ -923,6 +938,16 @@ decide_mode(ParseState *ps)
 		ps->output_option_set || ps->initialization_option_set ||
 		opts->restart_command != NULL;
 
+	/* an HTML report is a page of its own, in a file */
+	if ((opts->report != NULL && strcmp(opts->report, "html") == 0) != (opts->output != NULL))
+	{
+		if (opts->output != NULL)
+			pg_log_error("-o is used with --report html");
+		else
+			pg_log_error("--report html writes a file: give it with -o FILE");
+		exit(1);
+	}
+
 	/* pgbench lists its scripts whatever else the line says */
 	if (ps->list_scripts)
 	{
@@ -952,7 +977,7 @@ decide_mode(ParseState *ps)
 			opts->restart_command != NULL || ps->restore || ps->list)
 		{
 			pg_log_error("--compare cannot be used with options of a run, a load or a list");
-			pg_log_error_hint("It takes the connection's options, --report json or csv, --svg and --threshold.");
+			pg_log_error_hint("It takes the connection's options, --report json, csv or html (with -o), --svg and --threshold.");
 			exit(1);
 		}
 		if (ps->compare_b == NULL)
@@ -962,9 +987,9 @@ decide_mode(ParseState *ps)
 			exit(1);
 		}
 		if (opts->report != NULL && strcmp(opts->report, "json") != 0 &&
-			strcmp(opts->report, "csv") != 0)
+			strcmp(opts->report, "csv") != 0 && strcmp(opts->report, "html") != 0)
 		{
-			pg_log_error("--compare reports as a table, json or csv, not as %s", opts->report);
+			pg_log_error("--compare reports as a table, json, csv or html, not as %s", opts->report);
 			exit(1);
 		}
 		opts->ncompare_a = parse_run_ids(ps->compare_a, &opts->compare_a,

@@ -95,6 +95,7 @@ typedef struct ClientOptions
 	double		latency_limit;	/* -L, ms; 0: none */
 	int			max_tries;		/* --max-tries; 1 unless given */
 	bool		failures_detailed;	/* --failures-detailed */
+	bool		environment;	/* --environment */
 	double		warmup;			/* --warmup, seconds */
 	double		end_grace;		/* --end-grace, seconds; -1 when not given */
 	SettingSet	settings;		/* --settings name=value, for the run */
@@ -103,6 +104,7 @@ typedef struct ClientOptions
 	int			repeat;			/* --repeat */
 	const char *report;			/* --report style, NULL: the workload's tool */
 	const char *svg;			/* --svg FILE */
+	const char *output;			/* -o FILE, of --report html */
 	const char *restart_command;	/* --restart-command */
 	bool		no_vacuum;		/* -n */
 	bool		vacuum_all;		/* -v */
@@ -261,29 +263,16 @@ extern bool print_csv_query(PGconn *conn, const char *sql, int nparams,
 extern void csv_field(FILE *out, const char *value, bool last);
 
 /* report.c */
+extern bool write_html_report(PGconn *conn, const ClientOptions *opts,
+							  const char *sql, int nparams,
+							  const char *const *params);
 extern int	print_run_report(PGconn *conn, const ClientOptions *opts,
 							 const ClientResult *result);
 
 /* chart.c */
-typedef struct ChartSeries
-{
-	const char *label;
-	double	   *x;
-	double	   *y;
-	int			n;
-	double	   *low;			/* each point's interval, or NULL (NAN: none) */
-	double	   *high;
-} ChartSeries;
-typedef struct ChartPanel
-{
-	const char *title;
-	const char *x_label;		/* with its unit */
-	const char *y_label;		/* with its unit */
-	ChartSeries *series;
-	int			nseries;
-	bool		x_log2;			/* client counts: doubling steps */
-	bool		x_at_points;	/* x ticks at the points (client counts) */
-} ChartPanel;
+/* the measurement library's (pb_measure.h) */
+typedef struct PbChartSeries ChartSeries;
+typedef struct PbChartPanel ChartPanel;
 extern bool write_svg(const char *path, const char *title,
 					  const ChartPanel *panels, int npanels);
 extern bool chart_run_progress(PGconn *conn, const char *path,

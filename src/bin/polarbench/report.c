@@ -23,23 +23,26 @@
 /*
  * print_server_report
  *		Print polarbench_report() of the run in style (NULL: the workload's
- *		tool's), with pgbench's -r and --failures-detailed as its options.
+ *		tool's), with pgbench's -r and --failures-detailed as its options,
+ *		and --environment.
  *		Returns false on error (reported).
  */
 static bool
 print_server_report(PGconn *conn, const ClientOptions *opts,
 					const char *run_id, const char *style)
 {
-	const char *params[4] = {run_id, style,
+	const char *params[5] = {run_id, style,
 		opts->report_per_command ? "true" : "false",
-	opts->failures_detailed ? "true" : "false"};
+		opts->failures_detailed ? "true" : "false",
+	opts->environment ? "true" : "false"};
 	char	   *report;
 
 	report = single_value(conn,
 						  "SELECT @extschema@.polarbench_report($1::pg_catalog.int8, $2::pg_catalog.text,"
 						  " pg_catalog.jsonb_build_object('statements', $3::pg_catalog.bool,"
-						  " 'failures_detailed', $4::pg_catalog.bool))",
-						  4, params);
+						  " 'failures_detailed', $4::pg_catalog.bool,"
+						  " 'environment', $5::pg_catalog.bool))",
+						  5, params);
 	if (report == NULL)
 		return false;
 	printf("%s%s", report, report[0] && report[strlen(report) - 1] != '\n' ? "\n" : "");
@@ -48,11 +51,45 @@ print_server_report(PGconn *conn, const ClientOptions *opts,
 }
 
 /*
+ * write_html_report
+ *		--report html: write the page the server's query returns (its
+ *		polarbench_report_html() of a run, a comparison or a sweep: one
+ *		implementation, the server's) to -o's file.  Returns false on error
+ *		(reported).
+ */
+bool
+write_html_report(PGconn *conn, const ClientOptions *opts, const char *sql,
+				  int nparams, const char *const *params)
+{
+	char	   *page = single_value(conn, sql, nparams, params);
+	FILE	   *f;
+
+	if (page == NULL)
+		return false;
+	f = fopen(opts->output, "w");
+	if (f == NULL)
+	{
+		pg_log_error("could not open file \"%s\" for writing: %m", opts->output);
+		free(page);
+		return false;
+	}
+	fputs(page, f);
+	free(page);
+	if (ferror(f) || fclose(f) != 0)
+	{
+		pg_log_error("could not write file \"%s\": %m", opts->output);
+		return false;
+	}
+	return true;
+}
+
+/*
  * print_run_report
  *		Print a finished run in the style --report names: pgbench's words
  *		for pgbench's scripts unless another style is asked for, the
  *		workload's tool's for the server's other workloads, its row of
- *		polarbench_runs as CSV.  Returns the exit status.
+ *		polarbench_runs as CSV; with html, the workload's report, and the
+ *		page written to -o's file.  Returns the exit status.
  */
 int
 print_run_report(PGconn *conn, const ClientOptions *opts,
@@ -86,6 +123,21 @@ print_run_report(PGconn *conn, const ClientOptions *opts,
 			return 1;
 		printf("%s\n", report);
 		return 0;
+	}
+	if (style != NULL && strcmp(style, "html") == 0)
+	{
+		if (unstored)
+		{
+			pg_log_error("run %s ran on a hot standby, which stores no run, and has no html report",
+						 result->run_id);
+			pg_log_error_hint("Store it on the primary with polarbench_record(), and make its report there.");
+			return 1;
+		}
+		if (!write_html_report(conn, opts,
+							   "SELECT @extschema@.polarbench_report_html($1::pg_catalog.int8)",
+							   1, params))
+			return 1;
+		style = NULL;
 	}
 	/* pgbench's scripts in pgbench's words, the other workloads in their tool's */
 	if (style == NULL && opts->workload == NULL)

@@ -399,7 +399,7 @@ static bool
 chart_sweep(const ClientOptions *opts, const SweepRun *runs, int nruns,
 			int nsets, bool qps)
 {
-	ChartPanel	panel;
+	ChartPanel	panel = {0};
 	ChartSeries *series = pg_malloc0(sizeof(ChartSeries) * nsets);
 	SweepCell  *cells = pg_malloc0(sizeof(SweepCell) * nsets * opts->nclient_counts);
 	bool		intervals = sweep_cells(opts, runs, nruns, nsets, qps, cells);
@@ -600,5 +600,29 @@ run_sweep(PGconn *conn, const ConnTarget *target, const ClientOptions *opts)
 		print_table(opts, runs, nruns, nsets, qps);
 	if (opts->svg != NULL && !chart_sweep(opts, runs, nruns, nsets, qps))
 		return 1;
+	if (opts->output != NULL && nruns > 0)
+	{
+		PQExpBufferData ids;
+		const char *params[2];
+
+		/* each setting set ran as a sweep of its own: the page has them all */
+		initPQExpBuffer(&ids);
+		for (int i = 0; i < nruns; i++)
+			appendPQExpBuffer(&ids, "%s%s", i == 0 ? "{" : ",", runs[i].run_id);
+		appendPQExpBufferStr(&ids, "}");
+		params[0] = ids.data;
+		params[1] = qps ? "qps" : "tps";
+		if (!write_html_report(conn, opts,
+							   "SELECT @extschema@.polarbench_sweep_report_html("
+							   "  ARRAY(SELECT DISTINCT r.sweep_id FROM @extschema@.polarbench_runs r"
+							   "         WHERE r.run_id OPERATOR(pg_catalog.=) ANY ($1::pg_catalog.int8[])"
+							   "         ORDER BY 1), $2::pg_catalog.text)",
+							   2, params))
+		{
+			termPQExpBuffer(&ids);
+			return 1;
+		}
+		termPQExpBuffer(&ids);
+	}
 	return 0;
 }

@@ -615,6 +615,26 @@ pb_script_figures(const PbRunConfig *config, void *shared, void **state,
 	return NULL;
 }
 
+/*
+ * pb_script_dataset
+ *		The data set a run works on: pgbench's tables, at the run's scale
+ *		(a variable of every run, as pgbench's :scale).
+ */
+static char *
+pb_script_dataset(const PbRunConfig *config)
+{
+	StringInfoData json;
+
+	initStringInfo(&json);
+	appendStringInfoString(&json, "{\"dataset\": \"pgbench\"");
+	for (int i = 0; i < config->nvars; i++)
+		if (strcmp(config->var_names[i], "scale") == 0)
+			appendStringInfo(&json, ", \"scale\": %d", atoi(config->var_values[i]));
+	appendStringInfoString(&json, ", \"table_names\": [\"pgbench_accounts\", \"pgbench_branches\","
+						   " \"pgbench_history\", \"pgbench_tellers\"]}");
+	return json.data;
+}
+
 static const PbDriver script_driver = {
 	.report_style = "pgbench",
 	.rows = PB_ROWS_STATEMENTS,
@@ -638,6 +658,7 @@ static const PbDriver script_driver = {
 	.progress_line = pb_script_progress_line,
 	.report = pb_script_report,
 	.figures = pb_script_figures,
+	.dataset = pb_script_dataset,
 };
 
 /* The data sets of the kind (pgbench_dataset.c) */

@@ -951,6 +951,26 @@ pb_sb_workload_at(int i, PbWorkloadEntry *entry)
 	return pb_library_workload_at(&pb_sysbench_library, pb_sb_writes, i, entry);
 }
 
+/*
+ * pb_sb_dataset
+ *		The data set a run works on: sbtest1 .. sbtest<tables> of
+ *		table_size rows, as its options say.
+ */
+static char *
+pb_sb_dataset(const PbRunConfig *config)
+{
+	const PbSysbenchOptions *o = config->options;
+	StringInfoData json;
+
+	initStringInfo(&json);
+	appendStringInfo(&json, "{\"dataset\": \"sysbench\", \"tables\": %d, \"table_size\": %d,"
+					 " \"table_names\": [", o->tables, o->table_size);
+	for (int i = 1; i <= o->tables; i++)
+		appendStringInfo(&json, "%s\"sbtest%d\"", i > 1 ? ", " : "", i);
+	appendStringInfoString(&json, "]}");
+	return json.data;
+}
+
 static const PbDriver sysbench_driver = {
 	.report_style = "sysbench",
 	.rows = PB_ROWS_STATEMENTS,
@@ -973,6 +993,7 @@ static const PbDriver sysbench_driver = {
 	.percentile = pb_sb_percentile,
 	.progress_line = pb_sb_progress_line,
 	.report = pb_sb_report,
+	.dataset = pb_sb_dataset,
 };
 
 /* The data sets of the kind (sysbench_dataset.c) */

@@ -1447,6 +1447,22 @@ pb_tpcc_workload_at(int i, PbWorkloadEntry *entry)
 	return pb_library_workload_at(&pb_tpcc_library, pb_tpcc_writes, i, entry);
 }
 
+/*
+ * pb_tpcc_dataset
+ *		The data set a run works on: TPC-C's nine tables and tpcc_load, of
+ *		the run's warehouses.
+ */
+static char *
+pb_tpcc_dataset(const PbRunConfig *config)
+{
+	const PbTpccOptions *o = config->options;
+
+	return psprintf("{\"dataset\": \"tpcc\", \"warehouses\": %d, \"table_names\": ["
+					"\"customer\", \"district\", \"history\", \"item\", \"new_order\","
+					" \"order_line\", \"orders\", \"stock\", \"tpcc_load\", \"warehouse\"]}",
+					o->warehouses);
+}
+
 static const PbDriver tpcc_driver = {
 	.report_style = "tpcc",
 	.rows = PB_ROWS_OPERATIONS,
@@ -1471,6 +1487,7 @@ static const PbDriver tpcc_driver = {
 	.progress_line = pb_tpcc_progress_line,
 	.report = pb_tpcc_report,
 	.figures = pb_tpcc_figures,
+	.dataset = pb_tpcc_dataset,
 };
 
 /* The data sets of the kind (tpcc_dataset.c) */

@@ -907,6 +907,21 @@ pb_ycsb_workload_at(int i, PbWorkloadEntry *entry)
 	return pb_library_workload_at(&pb_ycsb_library, pb_ycsb_writes, i, entry);
 }
 
+/*
+ * pb_ycsb_dataset
+ *		The data set a run works on: usertable, of recordcount records of
+ *		fieldcount fields of fieldlength characters.
+ */
+static char *
+pb_ycsb_dataset(const PbRunConfig *config)
+{
+	const PbYcsbOptions *o = config->options;
+
+	return psprintf("{\"dataset\": \"ycsb\", \"records\": " INT64_FORMAT ", \"fields\": %d,"
+					" \"field_length\": %d, \"table_names\": [\"usertable\"]}",
+					(int64) o->recordcount, o->fieldcount, o->fieldlength);
+}
+
 static const PbDriver ycsb_driver = {
 	.report_style = "ycsb",
 	.rows = PB_ROWS_OPERATIONS,
@@ -929,6 +944,7 @@ static const PbDriver ycsb_driver = {
 	.percentile = pb_ycsb_percentile,
 	.progress_line = pb_ycsb_progress_line,
 	.report = pb_ycsb_report,
+	.dataset = pb_ycsb_dataset,
 };
 
 /* The data sets of the kind (ycsb_dataset.c) */
