@@ -13,8 +13,9 @@
 # Every refusal (no Citus, a worker, a role that may not call Citus's
 # functions, foreign keys, shard_count without distributed, adding
 # warehouses) comes before anything is written: nothing is left on any
-# node.  A load that fails on a worker leaves the old tables as they were
-# on every node.
+# node.  A load that fails on a worker, or is canceled while Citus creates
+# its shards, leaves the old tables as they were on every node; functions
+# planted on the search_path take no part.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -202,6 +203,58 @@ is(value(q{
 		   || (SELECT count(*) FROM pgbench_history)}),
 	$sums, '... the old tables with their rows');
 $w2->safe_psql('postgres', 'DROP EVENT TRIGGER pb_no_tables');
+
+# ---- a load canceled while Citus creates the shards ---------------------
+
+$w2->safe_psql('postgres', q{
+	SET citus.enable_ddl_propagation = off;
+	CREATE FUNCTION pb_slow_tables() RETURNS event_trigger LANGUAGE plpgsql AS $$
+	BEGIN
+		PERFORM pg_sleep(30);
+	END $$;
+	CREATE EVENT TRIGGER pb_slow_tables ON ddl_command_start WHEN TAG IN ('CREATE TABLE')
+		EXECUTE FUNCTION pb_slow_tables();
+});
+my ($in, $bg_out, $bg_err) = ('', '', '');
+my $h = IPC::Run::start(
+	[ 'psql', '-X', '-d', $c->connstr('postgres'), '-c',
+	  q{SELECT * FROM polarbench_init('pgbench', scale => 1, distributed => true)} ],
+	'<', \$in, '>', \$bg_out, '2>', \$bg_err);
+$w2->poll_query_until('postgres',
+	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE wait_event = 'PgSleep'})
+  or die 'the load never reached the second worker';
+$c->safe_psql('postgres', q{
+	SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+	 WHERE query LIKE 'SELECT * FROM polarbench_init%' AND backend_type = 'client backend'});
+$h->finish;
+like($bg_err, qr/canceling statement due to user request/, 'a load canceled on the coordinator ends');
+is(state_of('pgbench%'), $before, '... and leaves every node as it was');
+is(value(q{
+	SELECT (SELECT sum(abalance) FROM pgbench_accounts) || ' '
+		   || (SELECT count(*) FROM pgbench_history)}),
+	$sums, '... the old tables with their rows');
+$w2->safe_psql('postgres', 'DROP EVENT TRIGGER pb_slow_tables');
+
+# ---- what a role plants on its search_path takes no part -----------------
+
+$c->safe_psql('postgres', q{
+	CREATE FUNCTION public.create_distributed_table(regclass, text, colocate_with text,
+													shard_count int)
+	RETURNS void LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'planted'; END $$;
+	CREATE FUNCTION public.truncate_local_data_after_distributing_table(regclass)
+	RETURNS void LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'planted'; END $$;
+	CREATE FUNCTION public.citus_is_coordinator()
+	RETURNS boolean LANGUAGE sql AS 'SELECT false';
+});
+is($c->safe_psql('postgres', q{
+	SET search_path = public, pg_catalog;
+	SELECT rows FROM polarbench_init('ycsb', records => 10, distributed => true)}),
+	'10', 'functions planted before pg_catalog on search_path are not called');
+$c->safe_psql('postgres', q{
+	DROP FUNCTION public.create_distributed_table(regclass, text, text, int);
+	DROP FUNCTION public.truncate_local_data_after_distributing_table(regclass);
+	DROP FUNCTION public.citus_is_coordinator();
+});
 
 # ---- pgbench's partitions, distributed with their table ---------------
 
