@@ -45,6 +45,12 @@ command_fails_like([ $bin, '-i', '--distributed', '-h', $cluster->{workers}[0]->
 	qr/distributed => true needs a Citus coordinator/,
 	'-i --distributed on a worker is refused');
 
+# Citus's counters, which it keeps when asked to
+$c->safe_psql('postgres', q{
+	ALTER SYSTEM SET citus.enable_stat_counters = on;
+	SELECT pg_reload_conf();
+});
+
 # tpcb-like on every node at once
 my $hosts = join(',', map { $_->host } @nodes);
 my $ports = join(',', map { $_->port } @nodes);
@@ -64,6 +70,22 @@ foreach my $node (@nodes)
 	$sum += (split / /, $t)[1];
 }
 is($doc->{total}{transactions}, $sum, 'the total is the sum of the nodes\' runs');
+cmp_ok(value(q{
+	SELECT server_stats->>'citus_single_shard_queries' FROM polarbench_runs
+	 ORDER BY run_id DESC LIMIT 1}), '>=', 200,
+	'the coordinator\'s run counts the statements Citus sent to one shard (5 a transaction)');
+is(value(q{
+	SELECT server_stats ?& ARRAY['citus_multi_shard_queries', 'citus_connections_established',
+								 'citus_connections_reused']
+	  FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
+	't', '... and its other counters');
+$c->safe_psql('postgres', 'CREATE DATABASE nocitus');
+$c->safe_psql('nocitus', 'CREATE EXTENSION polarbench');
+$c->safe_psql('nocitus', q{SELECT run_id FROM polarbench_run(script => 'SELECT 1;', transactions => 2)});
+is($c->safe_psql('nocitus', q{
+	SELECT server_stats ? 'xact_commit' AND NOT server_stats ? 'citus_single_shard_queries'
+	  FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
+	't', 'a database without Citus has no Citus counters');
 is(value('SELECT count(*) FROM pgbench_history'), '120',
 	'history has a row for each node\'s transactions');
 my @s = split / /, value(q{
