@@ -180,41 +180,49 @@ ok($s[0] == $s[3] && $s[1] == $s[3] && $s[2] == $s[3] && $s[4] == 100,
 
 # ---- a load failing on a worker leaves the old tables as they were ------
 
-my $before = state_of('pgbench%');
-my $sums = value(q{
+# the balances and history's rows through the coordinator
+my $sums_sql = q{
 	SELECT (SELECT sum(abalance) FROM pgbench_accounts) || ' '
-		   || (SELECT count(*) FROM pgbench_history)});
-$w2->safe_psql('postgres', q{
-	SET citus.enable_ddl_propagation = off;
-	CREATE FUNCTION pb_no_tables() RETURNS event_trigger LANGUAGE plpgsql AS $$
-	BEGIN
-		RAISE EXCEPTION 'no new table on this worker';
-	END $$;
-	CREATE EVENT TRIGGER pb_no_tables ON ddl_command_start WHEN TAG IN ('CREATE TABLE')
-		EXECUTE FUNCTION pb_no_tables();
-});
+		   || (SELECT count(*) FROM pgbench_history)};
+my $before = state_of('pgbench%');
+my $sums = value($sums_sql);
+
+# on worker2, an event trigger of body on every CREATE TABLE (a shard's)
+sub on_new_tables
+{
+	my ($name, $body) = @_;
+	$w2->safe_psql('postgres', qq{
+		SET citus.enable_ddl_propagation = off;
+		CREATE FUNCTION $name() RETURNS event_trigger LANGUAGE plpgsql AS \$\$
+		BEGIN
+			$body;
+		END \$\$;
+		CREATE EVENT TRIGGER $name ON ddl_command_start WHEN TAG IN ('CREATE TABLE')
+			EXECUTE FUNCTION $name();
+	});
+	return;
+}
+
+# every node as it was before the load, the old tables with their rows
+sub unchanged
+{
+	my ($what) = @_;
+	is(state_of('pgbench%'), $before, "$what: every node as it was");
+	is(value($sums_sql), $sums, "$what: the old tables with their rows");
+	return;
+}
+
+on_new_tables('pb_no_tables', q{RAISE EXCEPTION 'no new table on this worker'});
 my ($ret, $out);
 ($ret, $out, $err) = $c->psql('postgres',
 	q{SELECT * FROM polarbench_init('pgbench', scale => 1, distributed => true)});
 like($err, qr/no new table on this worker/, 'a load failing on a worker fails');
-is(state_of('pgbench%'), $before, '... and leaves every node as it was');
-is(value(q{
-	SELECT (SELECT sum(abalance) FROM pgbench_accounts) || ' '
-		   || (SELECT count(*) FROM pgbench_history)}),
-	$sums, '... the old tables with their rows');
+unchanged('a load failing on a worker');
 $w2->safe_psql('postgres', 'DROP EVENT TRIGGER pb_no_tables');
 
 # ---- a load canceled while Citus creates the shards ---------------------
 
-$w2->safe_psql('postgres', q{
-	SET citus.enable_ddl_propagation = off;
-	CREATE FUNCTION pb_slow_tables() RETURNS event_trigger LANGUAGE plpgsql AS $$
-	BEGIN
-		PERFORM pg_sleep(30);
-	END $$;
-	CREATE EVENT TRIGGER pb_slow_tables ON ddl_command_start WHEN TAG IN ('CREATE TABLE')
-		EXECUTE FUNCTION pb_slow_tables();
-});
+on_new_tables('pb_slow_tables', 'PERFORM pg_sleep(30)');
 my ($in, $bg_out, $bg_err) = ('', '', '');
 my $h = IPC::Run::start(
 	[ 'psql', '-X', '-d', $c->connstr('postgres'), '-c',
@@ -228,11 +236,7 @@ $c->safe_psql('postgres', q{
 	 WHERE query LIKE 'SELECT * FROM polarbench_init%' AND backend_type = 'client backend'});
 $h->finish;
 like($bg_err, qr/canceling statement due to user request/, 'a load canceled on the coordinator ends');
-is(state_of('pgbench%'), $before, '... and leaves every node as it was');
-is(value(q{
-	SELECT (SELECT sum(abalance) FROM pgbench_accounts) || ' '
-		   || (SELECT count(*) FROM pgbench_history)}),
-	$sums, '... the old tables with their rows');
+unchanged('a load canceled');
 $w2->safe_psql('postgres', 'DROP EVENT TRIGGER pb_slow_tables');
 
 # ---- what a role plants on its search_path takes no part -----------------
