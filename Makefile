@@ -46,6 +46,7 @@ PB_FUNCTION_OBJS = src/functions/callsite.o src/functions/run_args.o \
 	src/functions/sweep.o src/functions/record_check.o \
 	src/functions/nodes.o src/functions/compare.o \
 	src/functions/workload_list.o src/functions/init_parallel.o \
+	src/functions/init_distributed.o \
 	src/functions/init.o src/functions/dataset_list.o \
 	src/functions/capture.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \

@@ -43,9 +43,9 @@ ROLLBACK;
 SELECT count(*) FROM pg_class
  WHERE relname LIKE 'pgbench%' OR relname LIKE 'sbtest%' OR relname = 'usertable';
 -- the function is not for everybody, and runs with the caller's rights
-SELECT has_function_privilege('public', 'polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int)', 'execute');
+SELECT has_function_privilege('public', 'polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int, boolean, int)', 'execute');
 CREATE ROLE polarbench_loader_tester;
-GRANT EXECUTE ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int) TO polarbench_loader_tester;
+GRANT EXECUTE ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int, boolean, int) TO polarbench_loader_tester;
 CREATE SCHEMA polarbench_locked;
 SET ROLE polarbench_loader_tester;
 SET search_path = polarbench_locked, public;
@@ -54,7 +54,7 @@ RESET search_path;
 RESET ROLE;
 -- loader workers log in as the caller: a NOLOGIN role cannot load in parallel
 CREATE ROLE polarbench_nologin_tester NOLOGIN;
-GRANT EXECUTE ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int) TO polarbench_nologin_tester;
+GRANT EXECUTE ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int, boolean, int) TO polarbench_nologin_tester;
 CREATE SCHEMA polarbench_nologin AUTHORIZATION polarbench_nologin_tester;
 SET ROLE polarbench_nologin_tester;
 SET search_path = polarbench_nologin, public;
@@ -62,10 +62,10 @@ SELECT polarbench_init('sysbench', tables => 2, parallel => 2);
 RESET search_path;
 RESET ROLE;
 DROP SCHEMA polarbench_nologin;
-REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int) FROM polarbench_nologin_tester;
+REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int, boolean, int) FROM polarbench_nologin_tester;
 DROP ROLE polarbench_nologin_tester;
 DROP SCHEMA polarbench_locked;
-REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int) FROM polarbench_loader_tester;
+REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int, boolean, int) FROM polarbench_loader_tester;
 DROP ROLE polarbench_loader_tester;
 -- a table changed behind the loader's back (here: given an index by an
 -- event trigger) is not filled; nor is one whose primary key the load

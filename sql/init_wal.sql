@@ -23,7 +23,7 @@ DROP TABLE pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers;
 -- without error; granted SET on it, it compresses
 CREATE ROLE polarbench_wal_tester;
 GRANT CREATE ON SCHEMA public TO polarbench_wal_tester;
-GRANT EXECUTE ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int) TO polarbench_wal_tester;
+GRANT EXECUTE ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int, boolean, int) TO polarbench_wal_tester;
 SET ROLE polarbench_wal_tester;
 SELECT pg_current_wal_lsn() AS lsn5 \gset
 SELECT rows FROM polarbench_init('pgbench', scale => 2);
@@ -43,6 +43,6 @@ SELECT :'lsn6'::pg_lsn - :'lsn5'::pg_lsn > 3 * (:'lsn8'::pg_lsn - :'lsn7'::pg_ls
        AS compressed_when_granted;
 DROP TABLE pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers;
 REVOKE SET ON PARAMETER wal_compression FROM polarbench_wal_tester;
-REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int) FROM polarbench_wal_tester;
+REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int, boolean, int) FROM polarbench_wal_tester;
 REVOKE CREATE ON SCHEMA public FROM polarbench_wal_tester;
 DROP ROLE polarbench_wal_tester;

@@ -188,10 +188,13 @@ $$;
 
 /*
  * polarbench_init's arguments that only some data sets read default to
- * NULL, so that a data set can refuse one given that it does not read; it
- * is replaced in place, its privileges kept.
+ * NULL, so that a data set can refuse one given that it does not read;
+ * distributed and shard_count lay a data set out on a Citus cluster.  A
+ * function's arguments change only with the function dropped, and with it
+ * the privileges granted on it: they are named here, to be granted again.
+ * The old one goes once polarbench_datasets, which names it, is dropped.
  */
-CREATE OR REPLACE FUNCTION polarbench_init(
+CREATE FUNCTION polarbench_init(
 	dataset				text,
 	scale				int DEFAULT NULL,
 	tables				int DEFAULT NULL,
@@ -208,10 +211,38 @@ CREATE OR REPLACE FUNCTION polarbench_init(
 	drop				boolean DEFAULT true,
 	progress			boolean DEFAULT false,
 	wal_compression		boolean DEFAULT NULL,
-	warehouses			int DEFAULT NULL)
+	warehouses			int DEFAULT NULL,
+	distributed			boolean DEFAULT false,
+	shard_count			int DEFAULT NULL)
 RETURNS polarbench_init_result
 AS 'MODULE_PATHNAME', 'polarbench_init'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int,
+	int, int, boolean, int, text, boolean, boolean, boolean, boolean, int,
+	boolean, int)
+	FROM PUBLIC;
+
+DO $$
+DECLARE
+	grant_list text;
+BEGIN
+	SELECT pg_catalog.string_agg(DISTINCT pg_catalog.format('GRANT EXECUTE ON FUNCTION %I.%I TO %I;',
+															n.nspname, p.proname, r.rolname), ' ')
+	  INTO grant_list
+	  FROM pg_catalog.pg_proc p
+	  JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) p.pronamespace
+	 CROSS JOIN LATERAL pg_catalog.aclexplode(p.proacl) a
+	  JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) a.grantee
+	 WHERE p.oid OPERATOR(pg_catalog.=) '@extschema@.polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int)'::pg_catalog.regprocedure
+	   AND a.grantee OPERATOR(pg_catalog.<>) p.proowner
+	   AND a.privilege_type OPERATOR(pg_catalog.=) 'EXECUTE';
+	IF grant_list IS NOT NULL THEN
+		RAISE WARNING 'the privileges granted on polarbench_init are dropped with it'
+			USING HINT = 'Grant them again on the new one: ' OPERATOR(pg_catalog.||) grant_list;
+	END IF;
+END
+$$;
 
 /*
  * polarbench_dataset_list returns each argument's default, which the
@@ -253,6 +284,8 @@ $$;
 
 DROP VIEW polarbench_datasets;
 DROP FUNCTION polarbench_dataset_list();
+DROP FUNCTION polarbench_init(text, int, int, int, bigint, int, int, int, int,
+	boolean, int, text, boolean, boolean, boolean, boolean, int);
 
 /*
  * Every data set polarbench_init() loads, with the arguments of
@@ -280,7 +313,7 @@ CREATE VIEW polarbench_datasets AS
 	  FROM polarbench_dataset_list() WITH ORDINALITY l(dataset, description, argument,
 													 argument_description,
 													 argument_default, ord)
-	 CROSS JOIN (SELECT '@extschema@.polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int)'::pg_catalog.regprocedure::pg_catalog.oid AS oid) f
+	 CROSS JOIN (SELECT '@extschema@.polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int, boolean, int)'::pg_catalog.regprocedure::pg_catalog.oid AS oid) f
 	  LEFT JOIN LATERAL (SELECT u.n, p.proargtypes[u.n OPERATOR(pg_catalog.-) 1] AS type
 						   FROM pg_catalog.pg_proc p,
 								pg_catalog.unnest(p.proargnames) WITH ORDINALITY u(argname, n)

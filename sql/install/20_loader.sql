@@ -27,7 +27,9 @@ CREATE TYPE polarbench_init_result AS (
  * the data sets whose pages compress: pgbench's).  The arguments only some
  * data sets read default to NULL, left out: a data set refuses one given
  * that it does not read, and takes its default (polarbench_datasets shows
- * it) for one left out.
+ * it) for one left out.  On a Citus coordinator, distributed => true makes
+ * the tables Citus tables as Citus's guides lay the data set out, of
+ * shard_count shards each (NULL: citus.shard_count).
  */
 CREATE FUNCTION polarbench_init(
 	dataset				text,
@@ -46,13 +48,16 @@ CREATE FUNCTION polarbench_init(
 	drop				boolean DEFAULT true,
 	progress			boolean DEFAULT false,
 	wal_compression		boolean DEFAULT NULL,
-	warehouses			int DEFAULT NULL)
+	warehouses			int DEFAULT NULL,
+	distributed			boolean DEFAULT false,
+	shard_count			int DEFAULT NULL)
 RETURNS polarbench_init_result
 AS 'MODULE_PATHNAME', 'polarbench_init'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int,
-	int, int, boolean, int, text, boolean, boolean, boolean, boolean, int)
+	int, int, boolean, int, text, boolean, boolean, boolean, boolean, int,
+	boolean, int)
 	FROM PUBLIC;
 
 /*

@@ -46,7 +46,7 @@ CREATE VIEW polarbench_datasets AS
 	  FROM polarbench_dataset_list() WITH ORDINALITY l(dataset, description, argument,
 													 argument_description,
 													 argument_default, ord)
-	 CROSS JOIN (SELECT '@extschema@.polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int)'::pg_catalog.regprocedure::pg_catalog.oid AS oid) f
+	 CROSS JOIN (SELECT '@extschema@.polarbench_init(text, int, int, int, bigint, int, int, int, int, boolean, int, text, boolean, boolean, boolean, boolean, int, boolean, int)'::pg_catalog.regprocedure::pg_catalog.oid AS oid) f
 	  LEFT JOIN LATERAL (SELECT u.n, p.proargtypes[u.n OPERATOR(pg_catalog.-) 1] AS type
 						   FROM pg_catalog.pg_proc p,
 								pg_catalog.unnest(p.proargnames) WITH ORDINALITY u(argname, n)

@@ -5,7 +5,9 @@
  *	  events sampled every few milliseconds from their PGPROCs (the
  *	  clients do nothing for it), and the server-wide counters (WAL, the
  *	  database's commits and buffers, the checkpointer's and the background
- *	  writer's writes, which they report when they get to it) read at the start and at the end of the run.
+ *	  writer's writes, which they report when they get to it; on a Citus
+ *	  node, its executor's statements and connections) read at the start
+ *	  and at the end of the run.
  *
  * A client that waits for nothing is on the CPU (or ready for it): its
  * samples count as wait event type "CPU".  The counters are the server's,
@@ -17,8 +19,12 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_type.h"
+#include "commands/extension.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
+#include "nodes/value.h"
+#include "parser/parse_func.h"
 #include "pgstat.h"
 #include "storage/proc.h"
 #include "utils/hsearch.h"
@@ -36,14 +42,28 @@ typedef struct PbWaitCount
 
 /*
  * The server-wide counters, in the order of pb_server_counter_names;
- * PostgreSQL 17 moved the checkpointer's out of pg_stat_bgwriter.
+ * PostgreSQL 17 moved the checkpointer's out of pg_stat_bgwriter.  The
+ * last ones are Citus's, on a node with Citus 13.1 or later
+ * (citus_stat_counters: the statements its executor sent to one shard and
+ * to several, the connections it opened to other nodes and reused); -1
+ * where there are none, and then left out.
  */
 static const char *const pb_server_counter_names[] = {
 	"wal_records", "wal_fpi", "wal_bytes",
 	"xact_commit", "xact_rollback", "blks_read", "blks_hit",
 	"tup_inserted", "tup_updated", "tup_deleted",
 	"buffers_checkpoint", "buffers_clean", "checkpoints",
+	"citus_single_shard_queries", "citus_multi_shard_queries",
+	"citus_connections_established", "citus_connections_reused",
 };
+
+/* The first of Citus's counters */
+#define PB_CITUS_COUNTERS_FIRST	13
+
+#define PB_CITUS_COUNTERS_SQL \
+	"SELECT s.query_execution_single_shard, s.query_execution_multi_shard," \
+	"       s.connection_establishment_succeeded, s.connection_reused" \
+	"  FROM pg_catalog.citus_stat_counters($1) s"
 
 #if PG_VERSION_NUM >= 170000
 #define PB_SERVER_COUNTERS_SQL \
@@ -144,16 +164,40 @@ pb_server_counters_read(int64 *counters)
 	Oid			types[1] = {OIDOID};
 	Datum		values[1] = {ObjectIdGetDatum(MyDatabaseId)};
 
+	Oid			citus_types[1] = {OIDOID};
+
 	pgstat_clear_snapshot();
 	if (SPI_execute_with_args(PB_SERVER_COUNTERS_SQL, 1, types, values, NULL, true, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "could not read the server's statistics");
-	for (int i = 0; i < PB_SERVER_COUNTERS; i++)
+	for (int i = 0; i < PB_CITUS_COUNTERS_FIRST; i++)
 	{
 		bool		isnull;
 		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
 									  i + 1, &isnull);
 
+		counters[i] = isnull ? 0 : DatumGetInt64(d);
+	}
+
+	/* Citus's, where its extension has them */
+	for (int i = PB_CITUS_COUNTERS_FIRST; i < PB_SERVER_COUNTERS; i++)
+		counters[i] = -1;
+	if (!OidIsValid(get_extension_oid("citus", true)) ||
+		!OidIsValid(LookupFuncName(list_make2(makeString("pg_catalog"),
+											  makeString("citus_stat_counters")),
+								   1, citus_types, true)))
+		return;
+	if (SPI_execute_with_args(PB_CITUS_COUNTERS_SQL, 1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read Citus's statistics");
+	for (int i = PB_CITUS_COUNTERS_FIRST; i < PB_SERVER_COUNTERS; i++)
+	{
+		bool		isnull = true;
+		Datum		d = 0;
+
+		/* no row: no connection to the database counted yet */
+		if (SPI_processed == 1)
+			d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+							  i - PB_CITUS_COUNTERS_FIRST + 1, &isnull);
 		counters[i] = isnull ? 0 : DatumGetInt64(d);
 	}
 }
@@ -173,6 +217,9 @@ pb_server_counters_json(const int64 *before, const int64 *after)
 	appendStringInfoChar(&json, '{');
 	for (int i = 0; i < PB_SERVER_COUNTERS; i++)
 	{
+		/* Citus's, where there are none */
+		if (before[i] < 0 || after[i] < 0)
+			continue;
 		if (i > 0)
 			appendStringInfoString(&json, ", ");
 		escape_json(&json, pb_server_counter_names[i]);

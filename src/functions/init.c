@@ -78,10 +78,17 @@ static const struct
 	{"progress", BOOLOID, NULL},
 	{"wal_compression", BOOLOID, NULL},
 	{"warehouses", INT4OID, "1"},
+	{"distributed", BOOLOID, NULL},
+	{"shard_count", INT4OID, NULL},
 };
 
 #define PB_INIT_NARGS				lengthof(pb_init_args)
 #define PB_INIT_WAL_COMPRESSION		15
+#define PB_INIT_DISTRIBUTED			17
+#define PB_INIT_SHARD_COUNT			18
+
+/* Citus's most shards of a table (its MAX_SHARD_COUNT) */
+#define PB_MAX_SHARD_COUNT			64000
 
 static void pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts,
 						  bool *given);
@@ -95,8 +102,8 @@ static int64 pb_init_serial(const PbLoadOptions *opts, List *names);
  * polarbench_init(dataset, scale, tables, table_size, records, fields,
  * field_length, parallel, fillfactor, unlogged, partitions,
  * partition_method, foreign_keys, drop, progress, wal_compression,
- * warehouses): load a data set and return one row (dataset, tables, rows,
- * bytes, seconds, rows_per_second).
+ * warehouses, distributed, shard_count): load a data set and return one
+ * row (dataset, tables, rows, bytes, seconds, rows_per_second).
  */
 Datum
 polarbench_init(PG_FUNCTION_ARGS)
@@ -159,10 +166,12 @@ polarbench_init(PG_FUNCTION_ARGS)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	pb_distribute_check(&opts);
 
 	/* what is there, and what every job shares */
 	if (ds->prepare)
 		ds->prepare(&opts);
+	pb_distribute_check_extension(&opts);
 	opts.total_rows = ds->total_rows(&opts);
 
 	if (!opts.drop && !opts.extend)
@@ -190,7 +199,13 @@ polarbench_init(PG_FUNCTION_ARGS)
 	else
 		rows = pb_init_serial(&opts, names);
 
+	/*
+	 * As loaded here: Citus cannot tell the shards' sizes in the transaction
+	 * that copies rows to them.
+	 */
 	bytes = pb_init_bytes(&opts, names);
+	if (opts.distributed)
+		pb_distribute_tables(&opts);
 	SPI_finish();
 
 	INSTR_TIME_SET_CURRENT(elapsed);
@@ -338,9 +353,11 @@ pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts, bool *given)
 	bool		signature_defaults = pb_init_signature_defaults(fcinfo);
 	int			i;
 
+	/* (those the signature of an older version lacks are left out) */
 	for (i = 0; i < PB_INIT_NARGS; i++)
-		if (pb_init_left_out(fcinfo, i) && pb_init_args[i].dataset_default == NULL &&
-			i != PB_INIT_WAL_COMPRESSION)
+		if (i < PG_NARGS() && PG_ARGISNULL(i) &&
+			pb_init_args[i].dataset_default == NULL &&
+			i != PB_INIT_WAL_COMPRESSION && i != PB_INIT_SHARD_COUNT)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("argument \"%s\" of polarbench_init must not be null",
@@ -390,6 +407,15 @@ pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts, bool *given)
 	opts->drop = PG_GETARG_BOOL(13);
 	opts->progress = PG_GETARG_BOOL(14);
 	opts->warehouses = pb_init_int(fcinfo, 16);
+	opts->distributed = !pb_init_left_out(fcinfo, PB_INIT_DISTRIBUTED) &&
+		PG_GETARG_BOOL(PB_INIT_DISTRIBUTED);
+	/* not given: citus.shard_count */
+	if (!pb_init_left_out(fcinfo, PB_INIT_SHARD_COUNT))
+	{
+		opts->shard_count = PG_GETARG_INT32(PB_INIT_SHARD_COUNT);
+		pb_check_range("shard_count", opts->shard_count, 1, PB_MAX_SHARD_COUNT,
+					   "shard_count is the number of shards of each distributed table; leave it out for citus.shard_count.");
+	}
 	/* not given: where the data set's pages compress */
 	opts->wal_compression = pb_init_left_out(fcinfo, PB_INIT_WAL_COMPRESSION) ?
 		pb_dataset_at(opts->dataset)->compressible :

@@ -89,6 +89,8 @@ typedef struct PbLoadOptions
 	bool		drop;
 	bool		progress;
 	bool		wal_compression;	/* compress the load's page images */
+	bool		distributed;	/* make the tables Citus tables */
+	int			shard_count;	/* their shards, 0 for citus.shard_count */
 	Oid			nspid;			/* schema the tables are created in */
 	char		nspname[NAMEDATALEN];
 	char		staging_prefix[NAMEDATALEN];	/* "" but in a parallel
@@ -141,6 +143,20 @@ typedef struct PbDatasetOption
 } PbDatasetOption;
 
 /*
+ * How a table of a data set is laid out on a Citus cluster, when
+ * polarbench_init() is called with distributed => true: hash-distributed
+ * by a column, or a reference table (a copy on every node).
+ */
+typedef struct PbDistributedTable
+{
+	const char *table;
+	const char *column;			/* distribution column; NULL: a reference
+								 * table */
+	const char *colocate_with;	/* a table distributed before it, or NULL
+								 * for a colocation group of its own */
+} PbDistributedTable;
+
+/*
  * One data set: what it creates and how its load is cut into jobs.  A kind
  * folder defines its data sets (its <kind>_dataset.c) and lists them in its
  * descriptor (PbKind.datasets), through which the registry finds them.
@@ -176,6 +192,12 @@ typedef struct PbDataset
 							PbProgress *progress);
 	/* after all jobs, in the caller's transaction */
 	void		(*finish) (const PbLoadOptions *opts, bool parallel);
+	/*
+	 * Its tables on a Citus cluster: a list of PbDistributedTable, in the
+	 * order they are distributed (a table after the one it is colocated
+	 * with), laid out as Citus's guides lay out the tool's tables.
+	 */
+	List	   *(*distribution) (const PbLoadOptions *opts);
 } PbDataset;
 
 /* Rows buffered before a table_multi_insert() call */
@@ -235,6 +257,9 @@ extern const char *pb_loader_name(const PbLoadOptions *opts, const char *name);
 extern char *pb_loader_qualify(const PbLoadOptions *opts, const char *name);
 extern char *pb_loader_bpchar_fill(int len, char c);
 extern const char *pb_loader_with(const PbLoadOptions *opts, bool always);
+extern PbDistributedTable *pb_distributed_table(const char *table,
+												const char *column,
+												const char *colocate_with);
 extern void pb_staging_set_prefix(PbLoadOptions *opts);
 extern bool pb_staging_parse(const char *relname, uint64 *fxid,
 							 const char **final);
@@ -290,6 +315,11 @@ extern void pb_staging_append(const PbDataset *ds, const PbLoadOptions *opts);
 /* functions/init_parallel.c */
 extern int64 pb_loader_run_parallel(const PbLoadOptions *opts, List *names);
 extern PGDLLEXPORT void pb_loader_worker_main(Datum main_arg);
+
+/* functions/init_distributed.c */
+extern void pb_distribute_check(const PbLoadOptions *opts);
+extern void pb_distribute_check_extension(const PbLoadOptions *opts);
+extern void pb_distribute_tables(const PbLoadOptions *opts);
 
 /* functions/init.c */
 extern const char *pb_init_argument_default(const char *argument);

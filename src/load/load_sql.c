@@ -134,6 +134,24 @@ pb_loader_with(const PbLoadOptions *opts, bool always)
 }
 
 /*
+ * pb_distributed_table
+ *		How a table is laid out on a Citus cluster: distributed by column
+ *		(colocated with colocate_with, or in a group of its own when NULL),
+ *		or a reference table when column is NULL.
+ */
+PbDistributedTable *
+pb_distributed_table(const char *table, const char *column,
+					 const char *colocate_with)
+{
+	PbDistributedTable *t = palloc0(sizeof(PbDistributedTable));
+
+	t->table = table;
+	t->column = column;
+	t->colocate_with = colocate_with;
+	return t;
+}
+
+/*
  * pb_staging_set_prefix
  *		Give opts the staging prefix of the current transaction, which gets
  *		a transaction id if it has none.

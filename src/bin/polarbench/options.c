@@ -51,7 +51,9 @@ enum
 	OPT_LIST,
 	OPT_COMPARE,
 	OPT_THRESHOLD,
-	OPT_END_GRACE
+	OPT_END_GRACE,
+	OPT_DISTRIBUTED,
+	OPT_SHARD_COUNT
 };
 
 static const char short_options[] = "b:c:d:D:f:F:h:ij:L:nNo:p:P:qrR:s:St:T:U:vV?";
@@ -87,6 +89,8 @@ static const struct option long_options[] = {
 	{"partition-method", required_argument, NULL, OPT_PARTITION_METHOD},
 	{"partitions", required_argument, NULL, OPT_PARTITIONS},
 	{"unlogged-tables", no_argument, NULL, OPT_UNLOGGED_TABLES},
+	{"distributed", no_argument, NULL, OPT_DISTRIBUTED},
+	{"shard-count", required_argument, NULL, OPT_SHARD_COUNT},
 	{"rate", required_argument, NULL, 'R'},
 	{"latency-limit", required_argument, NULL, 'L'},
 	{"vacuum-all", no_argument, NULL, 'v'},
@@ -158,6 +162,8 @@ usage(void)
 		   "                           partition pgbench_accounts with this method (default: range)\n"
 		   "  --partitions=NUM         partition pgbench_accounts into NUM parts (default: 0)\n"
 		   "  --unlogged-tables        create tables as unlogged tables\n"
+		   "  --distributed            on a Citus coordinator, make the tables Citus tables\n"
+		   "  --shard-count=NUM        shards of each distributed table (default: citus.shard_count)\n"
 		   "\nOptions to select what to run:\n"
 		   "  -b, --builtin=NAME[@W]   add builtin script NAME weighted at W (default: 1)\n"
 		   "                           (use \"-b list\" to list available scripts)\n"
@@ -550,6 +556,13 @@ parse_init_option(int c, const char *arg, ParseState *ps)
 			break;
 		case OPT_UNLOGGED_TABLES:
 			init->unlogged = true;
+			break;
+		case OPT_DISTRIBUTED:
+			init->distributed = true;
+			break;
+		case OPT_SHARD_COUNT:
+			if (!option_parse_int(arg, "--shard-count", 1, 64000, &init->shard_count))
+				exit(1);
 			break;
 		case 'j':
 			/* loader workers with -i; every client is a worker anyway */

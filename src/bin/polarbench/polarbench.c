@@ -49,7 +49,8 @@ static int
 run_init(PGconn *conn, InitOptions *init)
 {
 	char		fillfactor[16],
-				jobs[16];
+				jobs[16],
+				shard_count[16];
 	const char **params;
 	PQExpBufferData sql;
 	PGresult   *res;
@@ -59,7 +60,8 @@ run_init(PGconn *conn, InitOptions *init)
 		return 1;
 	snprintf(fillfactor, sizeof(fillfactor), "%d", init->fillfactor);
 	snprintf(jobs, sizeof(jobs), "%d", init->jobs);
-	params = pg_malloc(sizeof(char *) * (4 + init->ncall));
+	snprintf(shard_count, sizeof(shard_count), "%d", init->shard_count);
+	params = pg_malloc(sizeof(char *) * (6 + init->ncall));
 	params[n++] = init->dataset;
 	params[n++] = fillfactor;
 	params[n++] = init->unlogged ? "true" : "false";
@@ -70,6 +72,17 @@ run_init(PGconn *conn, InitOptions *init)
 						 "FROM @extschema@.polarbench_init($1::pg_catalog.text, "
 						 "fillfactor => $2::pg_catalog.int4, unlogged => $3::pg_catalog.bool, "
 						 "parallel => $4::pg_catalog.int4, progress => true");
+	/* --distributed, --shard-count: on a Citus coordinator */
+	if (init->distributed)
+	{
+		params[n++] = "true";
+		appendPQExpBuffer(&sql, ", distributed => $%d::pg_catalog.bool", n);
+	}
+	if (init->shard_count > 0)
+	{
+		params[n++] = shard_count;
+		appendPQExpBuffer(&sql, ", shard_count => $%d::pg_catalog.int4", n);
+	}
 	/* the data set's own arguments, named and typed as the server says */
 	for (int i = 0; i < init->ncall; i++)
 	{

@@ -143,6 +143,8 @@ typedef struct InitOptions
 	bool		partitions_given;
 	const char *partition_method;	/* --partition-method, NULL if none */
 	bool		foreign_keys;	/* --foreign-keys */
+	bool		distributed;	/* --distributed */
+	int			shard_count;	/* --shard-count, 0 when not given */
 	int			jobs;			/* -j: loader workers */
 	bool		quiet;			/* -q: a progress line every 5 s */
 	/* --name=value or --name value, as given (value NULL: --name alone) */

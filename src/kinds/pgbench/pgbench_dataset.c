@@ -580,6 +580,28 @@ pgb_finish(const PbLoadOptions *opts, bool parallel)
 		pb_loader_sql("analyze %s", accounts);
 }
 
+/*
+ * On a Citus cluster: pgbench_accounts and pgbench_history distributed by
+ * aid and colocated, as Citus's pgbench guide distributes them;
+ * pgbench_branches and pgbench_tellers by their keys, which the TPC-B-like
+ * updates name (reference tables would make each of those updates write on
+ * every node), colocated with accounts while aid is an int as bid and tid
+ * are.
+ */
+static List *
+pgb_distribution(const PbLoadOptions *opts)
+{
+	const char *with = opts->scale >= PGB_SCALE_32BIT_THRESHOLD ? NULL :
+		"pgbench_accounts";
+
+	return list_make4(pb_distributed_table("pgbench_accounts", "aid", NULL),
+					  pb_distributed_table("pgbench_history", "aid",
+										   "pgbench_accounts"),
+					  pb_distributed_table("pgbench_branches", "bid", with),
+					  pb_distributed_table("pgbench_tellers", "tid",
+										   "pgbench_branches"));
+}
+
 /* The arguments of polarbench_init() it reads of its own */
 static const PbDatasetOption pgb_options[] = {
 	{"scale", "scale factor: 100000 accounts, 10 tellers and 1 branch each (-s)"},
@@ -600,5 +622,6 @@ const PbDataset pb_dataset_pgbench = {
 	.njobs = pgb_njobs,
 	.total_rows = pgb_total_rows,
 	.run_job = pgb_run_job,
-	.finish = pgb_finish
+	.finish = pgb_finish,
+	.distribution = pgb_distribution
 };

@@ -214,6 +214,23 @@ sb_finish(const PbLoadOptions *opts, bool parallel)
 {
 }
 
+/*
+ * On a Citus cluster: each table distributed by its key, id, which every
+ * event's statements name, all colocated with sbtest1.
+ */
+static List *
+sb_distribution(const PbLoadOptions *opts)
+{
+	List	   *tables = NIL;
+	ListCell   *lc;
+
+	foreach(lc, sb_table_names(opts))
+		tables = lappend(tables,
+						 pb_distributed_table(lfirst(lc), "id",
+											  tables == NIL ? NULL : "sbtest1"));
+	return tables;
+}
+
 /* The arguments of polarbench_init() it reads of its own */
 static const PbDatasetOption sb_options[] = {
 	{"tables", "number of tables (--tables)"},
@@ -232,5 +249,6 @@ const PbDataset pb_dataset_sysbench = {
 	.njobs = sb_njobs,
 	.total_rows = sb_total_rows,
 	.run_job = sb_run_job,
-	.finish = sb_finish
+	.finish = sb_finish,
+	.distribution = sb_distribution
 };

@@ -1157,6 +1157,43 @@ tpcc_prepare(PbLoadOptions *opts)
 														   TimestampTzGetDatum(opts->load_time)));
 }
 
+/*
+ * The column each table is distributed by on a Citus cluster, as HammerDB's
+ * Citus mode and Citus's TPC-C benchmarks lay them out: the eight tables of
+ * a warehouse by its id, item (which every warehouse reads) and tpcc_load
+ * reference tables.
+ */
+static const char *const tpcc_distribution_columns[TPCC_NTABLES] = {
+	[TPCC_WAREHOUSE] = "w_id",
+	[TPCC_DISTRICT] = "d_w_id",
+	[TPCC_CUSTOMER] = "c_w_id",
+	[TPCC_HISTORY] = "h_w_id",
+	[TPCC_ORDERS] = "o_w_id",
+	[TPCC_NEW_ORDER] = "no_w_id",
+	[TPCC_ITEM] = NULL,
+	[TPCC_STOCK] = "s_w_id",
+	[TPCC_ORDER_LINE] = "ol_w_id",
+	[TPCC_LOAD] = NULL,
+};
+
+/*
+ * On a Citus cluster: the warehouse tables colocated with warehouse, so
+ * that a transaction of one warehouse runs on the node that holds it.
+ */
+static List *
+tpcc_distribution(const PbLoadOptions *opts)
+{
+	List	   *tables = NIL;
+
+	for (int t = 0; t < TPCC_NTABLES; t++)
+		tables = lappend(tables,
+						 pb_distributed_table(tpcc_tables[t].name,
+											  tpcc_distribution_columns[t],
+											  t == TPCC_WAREHOUSE || tpcc_distribution_columns[t] == NULL ?
+											  NULL : tpcc_tables[TPCC_WAREHOUSE].name));
+	return tables;
+}
+
 /* The arguments of polarbench_init() it reads of its own */
 static const PbDatasetOption tpcc_options[] = {
 	{"warehouses", "warehouses (W): about 100 MB each; on a TPC-C data set of fewer, the missing ones are added"},
@@ -1176,5 +1213,6 @@ const PbDataset pb_dataset_tpcc = {
 	.njobs = tpcc_njobs,
 	.total_rows = tpcc_total_rows,
 	.run_job = tpcc_run_job,
-	.finish = tpcc_finish
+	.finish = tpcc_finish,
+	.distribution = tpcc_distribution
 };

@@ -176,6 +176,16 @@ ycsb_created_names(const PbLoadOptions *opts, List **tables, List **others)
 	*others = list_make1(pstrdup("usertable_pkey"));
 }
 
+/*
+ * On a Citus cluster: usertable distributed by its key, which every
+ * operation but a scan names.
+ */
+static List *
+ycsb_distribution(const PbLoadOptions *opts)
+{
+	return list_make1(pb_distributed_table("usertable", "ycsb_key", NULL));
+}
+
 /* The arguments of polarbench_init() it reads of its own */
 static const PbDatasetOption ycsb_options[] = {
 	{"records", "rows of usertable (recordcount)"},
@@ -195,5 +205,6 @@ const PbDataset pb_dataset_ycsb = {
 	.njobs = ycsb_njobs,
 	.total_rows = ycsb_total_rows,
 	.run_job = ycsb_run_job,
-	.finish = ycsb_finish
+	.finish = ycsb_finish,
+	.distribution = ycsb_distribution
 };
