@@ -60,7 +60,7 @@ trap cleanup EXIT
 pb_start_server "$dir/server" $port "max_worker_processes = $((clients + 8))" \
 	"synchronous_commit = off" "logging_collector = on" "log_destination = 'csvlog'" \
 	"log_directory = 'log'" "log_filename = 'bench-%H%M%S.log'" \
-	"log_connections = on" "log_disconnections = on" "lc_messages = 'C'"
+	"log_rotation_size = 0" "log_connections = on" "log_disconnections = on" "lc_messages = 'C'"
 host="$dir/server"
 sql() { psql -XqAt -h "$host" -p $port -U postgres -d "${2:-postgres}" -c "$1"; }
 
