@@ -125,6 +125,14 @@ typedef struct PbDriverContext
 	 */
 	PbPrng	   *draws[PB_MAX_DRAWS];
 	int			ndraws;
+
+	/*
+	 * Set by abort (the engine clears it before): the error, which is not a
+	 * serialization failure or a deadlock, fails only its transaction,
+	 * counted in failed_other, and the client goes on (pgbench's
+	 * --continue-on-error); else it fails the run.
+	 */
+	bool		error_fails_transaction;
 } PbDriverContext;
 
 /*

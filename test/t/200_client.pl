@@ -394,7 +394,7 @@ command_checks_all(
 	  '--max-tries', '2', '--failures-detailed' ],
 	0,
 	[ qr/^maximum number of tries: 2$/m,
-	  qr/^number of failed transactions: 0 \(0\.000%\)\nnumber of serialization failures: 0 \(0\.000%\)\nnumber of deadlock failures: 0 \(0\.000%\)\nnumber of transactions retried: 0 \(0\.000%\)\ntotal number of retries: 0\nnumber of transactions skipped: 0 \(0\.000%\)\nnumber of transactions above the 1000\.0 ms latency limit: 0\/20 \(0\.000 %\)\nlatency average = /m,
+	  qr/^number of failed transactions: 0 \(0\.000%\)\nnumber of serialization failures: 0 \(0\.000%\)\nnumber of deadlock failures: 0 \(0\.000%\)\nnumber of other failures: 0 \(0\.000%\)\nnumber of transactions retried: 0 \(0\.000%\)\ntotal number of retries: 0\nnumber of transactions skipped: 0 \(0\.000%\)\nnumber of transactions above the 1000\.0 ms latency limit: 0\/20 \(0\.000 %\)\nlatency average = /m,
 	  qr/^rate limit schedule lag: avg \d+\.\d{3} \(max \d+\.\d{3}\) ms$/m ],
 	[qr/^$/],
 	'-R, -L, --max-tries, --failures-detailed: pgbench\'s lines');

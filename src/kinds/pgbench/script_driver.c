@@ -21,6 +21,7 @@
 #include "utils/json.h"
 
 #include "driver.h"
+#include "driver_options.h"
 #include "report_query.h"
 #include "script_exec.h"
 #include "pgbench.h"
@@ -33,6 +34,7 @@ typedef struct PbScriptDriver
 	PbPrng		choose_prng;
 	int		   *stats_offset;	/* first command of each script in stats */
 	int			current_script;
+	bool		continue_on_error;	/* the run's option */
 } PbScriptDriver;
 
 /*
@@ -51,6 +53,9 @@ pb_script_setup(PbDriverContext *ctx)
 	int			ncommands = 0;
 
 	ctx->state = d;
+	/* a run given no options has the kind's defaults */
+	d->continue_on_error = config->options != NULL &&
+		((const PbPgbenchOptions *) config->options)->continue_on_error;
 	d->set = pb_config_build_scripts(config, false);
 	d->exec = pb_executor_create(d->set, ctx->run);
 	pb_executor_prepare(d->exec);
@@ -123,17 +128,25 @@ pb_script_transaction(PbDriverContext *ctx, PbTxnCounts *counts)
 	return done;
 }
 
-/* Roll back what the script left open. */
+/*
+ * pb_script_abort
+ *		Roll back what the script left open.  With continue_on_error, an SQL
+ *		command's error fails its transaction only, as pgbench 19's
+ *		--continue-on-error: the client goes on with its next one.
+ */
 static void
 pb_script_abort(PbDriverContext *ctx)
 {
 	PbScriptDriver *d = ctx->state;
+	bool		in_script = ctx->current_command >= 0;
 
 	pb_executor_abort(d->exec);
 	/* the command the error came from, if it came from one */
-	if (ctx->current_command >= 0)
+	if (in_script)
 		ctx->current_command = d->stats_offset[d->current_script] +
 			pb_executor_current_command(d->exec);
+	ctx->error_fails_transaction = in_script && d->continue_on_error &&
+		pb_executor_failed_in_sql(d->exec);
 }
 
 /* The script and line an error came from. */
@@ -175,16 +188,13 @@ pb_script_commands(const PbRunConfig *config, PbCommandDesc **descs)
 	return n;
 }
 
-/* A run of scripts has no options. */
+/* The options of a stored run, read as a run would read them. */
 static void
 pb_script_check_options(const PbWorkloadDef *def, Jsonb *options)
 {
 	if (options != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the document's run has a value of \"options\" that no run records"),
-				 errdetail("A run of pgbench scripts has none."),
-				 errhint("Pass the document polarbench_run_document() returns, as it returns it.")));
+		(void) pb_options_from_json(&pb_pgbench_library, &pb_pgbench_scripts, options,
+									PB_PGBENCH_OPTIONS_EXAMPLE, true);
 }
 
 /* pgbench shows no percentile; polarbench shows its p95 beside the others. */
@@ -395,6 +405,14 @@ pb_script_report_failures(PbScriptReport *r, const PbReportOptions *options)
 						 serialization, total > 0 ? 100.0 * serialization / total : 0.0);
 		appendStringInfo(out, "number of deadlock failures: " INT64_FORMAT " (%.3f%%)\n",
 						 deadlock, total > 0 ? 100.0 * deadlock / total : 0.0);
+		/* pgbench 19's, with --continue-on-error; runs of 1.4 had none */
+		if (pb_row_text_opt(r->run, "failed_other") != NULL)
+		{
+			int64		other = pb_row_int(r->run, "failed_other");
+
+			appendStringInfo(out, "number of other failures: " INT64_FORMAT " (%.3f%%)\n",
+							 other, total > 0 ? 100.0 * other / total : 0.0);
+		}
 	}
 	if (r->max_tries != 1)
 	{
@@ -575,7 +593,8 @@ pb_script_workload_at(int i, PbWorkloadEntry *entry)
 		return false;
 	entry->name = pb_builtin_name(i);
 	entry->description = psprintf("pgbench's built-in script %s", pb_builtin_desc(i));
-	entry->def = NULL;
+	/* every script takes the kind's options, which the view lists */
+	entry->def = &pb_pgbench_scripts;
 	entry->writes = false;
 	set = pb_scriptset_create();
 	if (!pb_script_parse(set, entry->name, pb_builtin_script(entry->name, NULL), 1, &err))

@@ -15,6 +15,9 @@
 #include "driver.h"
 #include "pb_script.h"
 
+/* The options a run of scripts takes, as its errors show them */
+#define PB_PGBENCH_OPTIONS_EXAMPLE	"{\"continue_on_error\": true}"
+
 /* script_config.c */
 extern void pb_script_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 								PbRunParams *params, PbRunEstimate *estimate);
@@ -39,5 +42,6 @@ extern bool pb_executor_run_script(PbExecutor *exec, int script_no,
 								   PbTxnCounts *counts, int64 *clock_ns);
 extern void pb_executor_abort(PbExecutor *exec);
 extern int	pb_executor_current_command(PbExecutor *exec);
+extern bool pb_executor_failed_in_sql(PbExecutor *exec);
 
 #endif							/* PB_SCRIPT_EXEC_H */
