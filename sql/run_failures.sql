@@ -86,6 +86,28 @@ SELECT script_no, sum(failures) = CASE script_no
 SELECT failed_other = (SELECT sum(failures) FROM polarbench_statements WHERE run_id = :mixed_run)
        AS failed_are_the_scripts_failures
   FROM polarbench_runs WHERE run_id = :mixed_run;
+-- each script's own figures, as the run keeps them: the inserts tried
+-- are the numbers taken, those that failed the given keys among them; the
+-- scripts' transactions add up to the run's
+SELECT n AS script_no,
+       (e->>'transactions')::int8 + (e->>'failed')::int8 =
+         CASE n WHEN 1 THEN (SELECT last_value FROM failures_seq) ELSE (e->>'transactions')::int8 END
+         AS tries_as_the_table_says,
+       (e->>'failed_other')::int8 = CASE n WHEN 1 THEN (SELECT count(*) FROM failures_given
+                                                    WHERE k <= (SELECT last_value FROM failures_seq))
+                                    ELSE 0 END AS failed_as_the_table_says,
+       (e->>'failed')::int8 = (e->>'failed_other')::int8 AS failed_are_other,
+       e->>'retried' AS retried
+  FROM polarbench_runs r, jsonb_array_elements(r.figures->'scripts') WITH ORDINALITY AS s(e, n)
+ WHERE run_id = :mixed_run ORDER BY n;
+SELECT sum((e->>'transactions')::int8) = r.transactions AS scripts_add_up
+  FROM polarbench_runs r, jsonb_array_elements(r.figures->'scripts') e
+ WHERE run_id = :mixed_run GROUP BY r.transactions;
+-- and pgbench's report prints them under each script, in its words
+SELECT regexp_replace(line, '[0-9.]+', 'N', 'g') AS line
+  FROM regexp_split_to_table(polarbench_report(:mixed_run, 'pgbench',
+                                               '{"failures_detailed": true}'), E'\n') line
+ WHERE line ~ '^(SQL script| - )';
 
 -- polarbench_workloads lists the options beside each built-in script
 SELECT o->>'name' AS name, o->>'type' AS type, o->>'default' AS default

@@ -518,8 +518,14 @@ pb_client_loop(void)
 		now = client.ctx.txn_end_ns != 0 ? client.ctx.txn_end_ns : pb_now_ns();
 		client.done++;
 		if (client.measuring)
+		{
 			pb_client_add_counts(slot, &counts, now - client.scheduled_ns,
 								 client.begin_ns - client.scheduled_ns);
+			if (client.driver->transaction_ended != NULL)
+				client.driver->transaction_ended(&client.ctx, PB_TXN_SUCCEEDED,
+												 now - client.scheduled_ns,
+												 client.tries);
+		}
 	}
 	slot->finish_ns = now;
 	if (client.measuring)
@@ -585,6 +591,12 @@ pb_client_count_failure(int sqlerrcode, bool other)
 		pb_counter_add(&slot->retried, 1);
 		pb_counter_add(&slot->retries, client.tries - 1);
 	}
+	if (client.driver->transaction_ended != NULL)
+		client.driver->transaction_ended(&client.ctx,
+										 other ? PB_TXN_FAILED_OTHER :
+										 sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE ?
+										 PB_TXN_FAILED_SERIALIZATION : PB_TXN_FAILED_DEADLOCK,
+										 0, client.tries);
 }
 
 /*

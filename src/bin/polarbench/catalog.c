@@ -328,6 +328,14 @@ resolve_workload(PGconn *conn, ClientOptions *opts)
 		chosen->noptions = w->noptions;
 		opts->workload = chosen;
 	}
+	if (opts->workload != NULL && (opts->continue_on_error || opts->exit_on_abort))
+	{
+		pg_log_error("option %s applies to pgbench scripts, not to workload \"%s\"",
+					 opts->continue_on_error ? "--continue-on-error" : "--exit-on-abort",
+					 opts->workload->name);
+		pg_log_error_hint("A workload of the server's handles its errors as its tool does.");
+		return false;
+	}
 	return check_workload_options(&cat, opts);
 }
 
