@@ -3,8 +3,9 @@
 # INSERT fails on a unique key for some transactions runs to its end, and
 # the report says how many failed, by kind, in pgbench's words, for the run
 # and for each of several scripts, with the failing statement's failures
-# under -r; without it, or with --exit-on-abort, the first such error fails
-# the run (exit status 2); a workload of another tool takes neither.
+# under -r, in a sweep too; without it, or with --exit-on-abort, the first
+# such error fails the run (exit status 2); a workload of another tool takes
+# neither.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -96,6 +97,17 @@ command_checks_all([ $bin, '-n', '-t', '5', '-f', $insert, '--exit-on-abort' ], 
 is($node->safe_psql('postgres', q{
 	SELECT status || ' ' || (options->>'exit_on_abort') FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
 	'failed true', 'the run is recorded failed, with exit_on_abort');
+
+# a sweep's runs take it too: each ends, its failures counted
+reset_keys();
+my $before = $node->safe_psql('postgres', 'SELECT coalesce(max(run_id), 0) FROM polarbench_runs');
+command_ok([ $bin, '-n', '-c', '1,2', '-t', '10', '-f', $insert, '--continue-on-error' ],
+	'a sweep with --continue-on-error');
+is($node->safe_psql('postgres', qq{
+	SELECT string_agg(status || ' ' || (options->>'continue_on_error'), ',' ORDER BY run_id)
+	  || ' ' || sum(failed_other) FROM polarbench_runs WHERE run_id > $before}),
+	'finished true,finished true ' . failed_by_table(),
+	'its runs finished with continue_on_error, their failures the table\'s');
 
 # 4. a workload of another tool takes neither, before anything runs
 my $runs = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
