@@ -109,6 +109,14 @@ is($node->safe_psql('postgres', qq{
 	'finished true,finished true ' . failed_by_table(),
 	'its runs finished with continue_on_error, their failures the table\'s');
 
+# the option by the name polarbench_workloads and --list give it, as any
+# workload's option
+command_ok([ $bin, '-n', '-t', '1', '-f', $select, '--continue_on_error=true' ],
+	'--continue_on_error=true, as --list names it');
+is($node->safe_psql('postgres', q{
+	SELECT options->>'continue_on_error' FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
+	'true', 'the run took it');
+
 # 4. a workload of another tool takes neither, before anything runs
 my $runs = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
 command_fails_like([ $bin, '-b', 'oltp_point_select', '-t', '1', '--continue-on-error' ],

@@ -455,6 +455,21 @@ parse_script_option(int c, const char *arg, ParseState *ps)
 }
 
 /*
+ * add_workload_option
+ *		Add an option of the workload (or, with -i, an argument of the data
+ *		set), name as given; value NULL for none.
+ */
+static void
+add_workload_option(ClientOptions *opts, char *name, const char *value)
+{
+	opts->opt_names = pg_realloc(opts->opt_names, sizeof(char *) * (opts->nopts + 1));
+	opts->opt_values = pg_realloc(opts->opt_values, sizeof(char *) * (opts->nopts + 1));
+	opts->opt_names[opts->nopts] = name;
+	opts->opt_values[opts->nopts] = value ? pg_strdup(value) : NULL;
+	opts->nopts++;
+}
+
+/*
  * parse_run_option
  *		How the run goes: clients, its length, progress, rate, latency
  *		limit, tries, errors, warm-up, seed, scale, settings, vacuum.  Returns
@@ -495,11 +510,14 @@ parse_run_option(int c, const char *arg, ParseState *ps)
 			if (!option_parse_int(arg, "--max-tries", 0, INT_MAX, &opts->max_tries))
 				exit(1);
 			break;
+			/* pgbench's, options of a run of scripts, as --name=true would be */
 		case OPT_CONTINUE_ON_ERROR:
 			opts->continue_on_error = true;
+			add_workload_option(opts, pg_strdup("continue_on_error"), "true");
 			break;
 		case OPT_EXIT_ON_ABORT:
 			opts->exit_on_abort = true;
+			add_workload_option(opts, pg_strdup("exit_on_abort"), "true");
 			break;
 		case OPT_WARMUP:
 			opts->warmup = parse_number(arg, "--warmup", false);
@@ -893,11 +911,7 @@ take_workload_options(int *argc, char **argv, ParseState *ps)
 					value = eq + 1;
 				else if (i + 1 < *argc && argv[i + 1][0] != '-')
 					value = argv[++i];
-				opts->opt_names = pg_realloc(opts->opt_names, sizeof(char *) * (opts->nopts + 1));
-				opts->opt_values = pg_realloc(opts->opt_values, sizeof(char *) * (opts->nopts + 1));
-				opts->opt_names[opts->nopts] = pnstrdup(name, len);
-				opts->opt_values[opts->nopts] = value ? pg_strdup(value) : NULL;
-				opts->nopts++;
+				add_workload_option(opts, pnstrdup(name, len), value);
 				ps->named_options = true;
 				continue;
 			}

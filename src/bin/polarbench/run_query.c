@@ -119,23 +119,6 @@ append_pairs(PQExpBuffer sql, ParamList *p, char **names, char **values, int n)
 	appendPQExpBufferStr(sql, "])");
 }
 
-/*
- * script_options_json
- *		The options of a run of scripts that --continue-on-error and
- *		--exit-on-abort give, as a JSON object; NULL for none.  A workload
- *		chosen with -b takes neither (resolve_workload refuses them).
- */
-static char *
-script_options_json(const ClientOptions *opts)
-{
-	if (!opts->continue_on_error && !opts->exit_on_abort)
-		return NULL;
-	return psprintf("{%s%s%s}",
-					opts->continue_on_error ? "\"continue_on_error\": true" : "",
-					opts->continue_on_error && opts->exit_on_abort ? ", " : "",
-					opts->exit_on_abort ? "\"exit_on_abort\": true" : "");
-}
-
 /* The arguments polarbench_run() and polarbench_sweep() share */
 static void
 append_common_args(const ClientOptions *opts, PQExpBuffer sql, ParamList *p)
@@ -278,9 +261,6 @@ build_run_query(const ClientOptions *opts, PQExpBuffer sql, ParamList *p,
 		appendPQExpBufferStr(sql, ", options => ");
 		append_pairs(sql, p, opts->opt_names, opts->opt_values, opts->nopts);
 	}
-	else if (script_options_json(opts) != NULL)
-		appendPQExpBuffer(sql, ", options => $%d::pg_catalog.jsonb",
-						  add_param(p, script_options_json(opts)));
 	if (settings_json != NULL)
 		appendPQExpBuffer(sql, ", settings => $%d::pg_catalog.jsonb", add_param(p, settings_json));
 	if (server_json != NULL)
@@ -326,9 +306,6 @@ build_sweep_query(const ClientOptions *opts, PQExpBuffer sql, ParamList *p,
 		append_pairs(sql, p, opts->opt_names, opts->opt_values, opts->nopts);
 		appendPQExpBufferStr(sql, "]");
 	}
-	else if (script_options_json(opts) != NULL)
-		appendPQExpBuffer(sql, ", options => ARRAY[$%d::pg_catalog.jsonb]",
-						  add_param(p, script_options_json(opts)));
 	if (settings_json != NULL)
 		appendPQExpBuffer(sql, ", settings => ARRAY[$%d::pg_catalog.jsonb]",
 						  add_param(p, settings_json));
