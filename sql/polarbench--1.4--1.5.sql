@@ -340,6 +340,15 @@ ALTER TABLE polarbench_run_data ADD COLUMN cut_off bigint;
 ALTER TABLE polarbench_run_data ADD COLUMN environment jsonb;
 
 /*
+ * pgbench's continue_on_error counts the transactions that failed with an
+ * error other than a serialization failure or a deadlock: failed_other.
+ * The runs recorded before had none (such an error failed the run), but
+ * their column stays NULL, as for the figures a run did not keep.
+ */
+ALTER TABLE polarbench_run_data ADD COLUMN failed_other bigint;
+ALTER TABLE polarbench_progress_data ADD COLUMN failed_other bigint;
+
+/*
  * A run's environment (where it ran: server, settings, machine, data set)
  * as the current role may see it: to those polarbench_may_read() allows,
  * with its settings' values as polarbench_shown_settings() shows them.
@@ -381,7 +390,8 @@ CREATE OR REPLACE VIEW polarbench_runs AS
 		   r.node,
 		   CASE WHEN v.may_read THEN r.script_names END AS script_names,
 		   r.figures, r.end_grace, r.cut_off,
-		   polarbench_shown_environment(r.environment, r.run_by) AS environment
+		   polarbench_shown_environment(r.environment, r.run_by) AS environment,
+		   r.failed_other
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -390,6 +400,15 @@ CREATE OR REPLACE VIEW polarbench_runs AS
 											   r.error_message) s;
 
 ALTER TYPE polarbench_result ADD ATTRIBUTE cut_off bigint;
+ALTER TYPE polarbench_result ADD ATTRIBUTE failed_other bigint;
+
+CREATE OR REPLACE VIEW polarbench_progress AS
+	SELECT run_id, elapsed, transactions, tps, qps, latency_avg,
+		   latency_stddev, failed, reads, writes, others, errors, latency_p95,
+		   latency_p50, latency_p90, latency_p99, latency_p999, latency_max,
+		   failed_serialization, failed_deadlock, retried, retries, skipped,
+		   late, lag_avg, latency_histogram, failed_other
+	  FROM polarbench_progress_data;
 
 /*
  * polarbench_run, polarbench_start and polarbench_sweep take end_grace.  A

@@ -4,9 +4,10 @@
 # with the settings the tests need, runs the unit tests of the backend-free
 # libraries, the layer, kind and packaging checks, the package test (the
 # Debian packages installed into a Debian 12 root where nothing was built),
-# the pg_regress suite and the TAP suite, and closes with the line
-# "N passed, N failed" (", N skipped" after it when Debian's archive could
-# not be reached for the package test).  Exits non-zero if anything failed.
+# the pg_regress suite and the TAP suite, then checks the demo's output,
+# and closes with the line "N passed, N failed" (", N skipped" after it
+# when Debian's archive could not be reached for the package test).
+# Exits non-zero if anything failed.
 #
 # Usage: bash test/run_tests.sh          (as root, or a user with sudo)
 set -uo pipefail
@@ -186,6 +187,15 @@ else
 			"the scan found no log of $base's Citus workers"
 	done
 fi
+
+# the demo, small, run as root from a folder postgres may not enter (as
+# root's home), on a server of its own: nothing in its output a user would
+# wonder about, such as a program's "could not change directory"
+pb_as_root env PB_PGBIN="$PB_PGBIN" bash test/check_demo_quiet.sh $((port + 1)) >"$work/demo.log" 2>&1
+demo_status=$?
+grep -E '^(unexpected: |the demo failed)' "$work/demo.log"
+count_check $demo_status "the demo prints nothing a user would wonder about" \
+	"the demo printed a line a user would wonder about, or failed"
 
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

@@ -74,7 +74,8 @@ CREATE TABLE polarbench_run_data (
 	figures				jsonb,
 	end_grace			float8,
 	cut_off				bigint,
-	environment			jsonb
+	environment			jsonb,
+	failed_other		bigint
 );
 
 CREATE INDEX polarbench_run_data_sweep_id_idx ON polarbench_run_data (sweep_id);
@@ -107,6 +108,7 @@ CREATE TABLE polarbench_progress_data (
 	late				bigint,
 	lag_avg				float8,
 	latency_histogram	bigint[],
+	failed_other		bigint,
 	PRIMARY KEY (run_id, elapsed)
 );
 
@@ -291,7 +293,8 @@ CREATE VIEW polarbench_runs AS
 		   r.node,
 		   CASE WHEN v.may_read THEN r.script_names END AS script_names,
 		   r.figures, r.end_grace, r.cut_off,
-		   polarbench_shown_environment(r.environment, r.run_by) AS environment
+		   polarbench_shown_environment(r.environment, r.run_by) AS environment,
+		   r.failed_other
 	  FROM polarbench_run_data r
 	  LEFT JOIN pg_catalog.pg_roles a ON a.oid = r.run_by
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(r.run_by) AS may_read) v
@@ -309,7 +312,7 @@ CREATE VIEW polarbench_progress AS
 		   latency_stddev, failed, reads, writes, others, errors, latency_p95,
 		   latency_p50, latency_p90, latency_p99, latency_p999, latency_max,
 		   failed_serialization, failed_deadlock, retried, retries, skipped,
-		   late, lag_avg, latency_histogram
+		   late, lag_avg, latency_histogram, failed_other
 	  FROM polarbench_progress_data;
 
 CREATE VIEW polarbench_statements AS
@@ -380,7 +383,8 @@ CREATE TYPE polarbench_result AS (
 	late			bigint,
 	lag_avg			float8,
 	lag_max			float8,
-	cut_off			bigint
+	cut_off			bigint,
+	failed_other	bigint
 );
 
 /*

@@ -85,6 +85,15 @@ pb_count_statement(PbTxnCounts *counts, bool returned_rows, uint64 processed)
 		counts->others++;
 }
 
+/* How a transaction that counts in the run's figures ended */
+typedef enum PbTxnEnd
+{
+	PB_TXN_SUCCEEDED,
+	PB_TXN_FAILED_SERIALIZATION,
+	PB_TXN_FAILED_DEADLOCK,
+	PB_TXN_FAILED_OTHER
+} PbTxnEnd;
+
 /* The most random streams a driver draws a transaction's numbers from */
 #define PB_MAX_DRAWS			2
 
@@ -125,6 +134,14 @@ typedef struct PbDriverContext
 	 */
 	PbPrng	   *draws[PB_MAX_DRAWS];
 	int			ndraws;
+
+	/*
+	 * Set by abort (the engine clears it before): the error, which is not a
+	 * serialization failure or a deadlock, fails only its transaction,
+	 * counted in failed_other, and the client goes on (pgbench's
+	 * --continue-on-error); else it fails the run.
+	 */
+	bool		error_fails_transaction;
 } PbDriverContext;
 
 /*
@@ -265,6 +282,15 @@ typedef struct PbDriver
 	 * was due.
 	 */
 	int64		(*schedule) (PbDriverContext *ctx, int64 now);
+
+	/*
+	 * In a client, after each transaction the run's figures count (begun
+	 * after the warm-up, not cut off), or NULL: how it ended, its latency
+	 * (of a successful one) and its tries, for figures of the driver's own
+	 * (pgbench's per script).
+	 */
+	void		(*transaction_ended) (PbDriverContext *ctx, PbTxnEnd end,
+									  int64 latency_ns, int tries);
 
 	/* its workloads, for polarbench_workloads: false past the last */
 	bool		(*workload_at) (int i, PbWorkloadEntry *entry);

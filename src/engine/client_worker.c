@@ -12,7 +12,9 @@
  * reported first, so that an extension that cancels one backend of a
  * deadlock, as Citus does across nodes, makes it one); any other error
  * fails the run, with the error's SQLSTATE and message handed to the
- * launcher.  An error raised because the run was canceled just ends the
+ * launcher, as pgbench --exit-on-abort ends every client, unless the
+ * workload's driver says it fails its transaction only (pgbench's
+ * --continue-on-error): then it counts in failed_other, untried again.  An error raised because the run was canceled just ends the
  * client.
  *
  * The end of a run with a duration: no transaction starts after it, and
@@ -516,8 +518,14 @@ pb_client_loop(void)
 		now = client.ctx.txn_end_ns != 0 ? client.ctx.txn_end_ns : pb_now_ns();
 		client.done++;
 		if (client.measuring)
+		{
 			pb_client_add_counts(slot, &counts, now - client.scheduled_ns,
 								 client.begin_ns - client.scheduled_ns);
+			if (client.driver->transaction_ended != NULL)
+				client.driver->transaction_ended(&client.ctx, PB_TXN_SUCCEEDED,
+												 now - client.scheduled_ns,
+												 client.tries);
+		}
 	}
 	slot->finish_ns = now;
 	if (client.measuring)
@@ -559,10 +567,11 @@ pb_client_may_retry(void)
 /*
  * pb_client_count_failure
  *		Count a transaction that failed for good with a serialization
- *		failure or a deadlock: it ends, and the client goes on.
+ *		failure or a deadlock, or with another error its driver lets fail
+ *		it alone (other): it ends, and the client goes on.
  */
 static void
-pb_client_count_failure(int sqlerrcode)
+pb_client_count_failure(int sqlerrcode, bool other)
 {
 	PbClientSlot *slot = client.slot;
 
@@ -571,7 +580,9 @@ pb_client_count_failure(int sqlerrcode)
 		return;
 	pb_counter_add(&slot->transactions, 1);
 	pb_counter_add(&slot->failed, 1);
-	if (sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE)
+	if (other)
+		pb_counter_add(&slot->failed_other, 1);
+	else if (sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE)
 		pb_counter_add(&slot->failed_serialization, 1);
 	else
 		pb_counter_add(&slot->failed_deadlock, 1);
@@ -580,6 +591,12 @@ pb_client_count_failure(int sqlerrcode)
 		pb_counter_add(&slot->retried, 1);
 		pb_counter_add(&slot->retries, client.tries - 1);
 	}
+	if (client.driver->transaction_ended != NULL)
+		client.driver->transaction_ended(&client.ctx,
+										 other ? PB_TXN_FAILED_OTHER :
+										 sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE ?
+										 PB_TXN_FAILED_SERIALIZATION : PB_TXN_FAILED_DEADLOCK,
+										 0, client.tries);
 }
 
 /*
@@ -610,14 +627,17 @@ pb_client_cut_off(void)
  *		Called after an error escaped a transaction.  Returns true if the
  *		client goes on: with the same transaction again (a serialization
  *		failure or deadlock with tries left, its random draws restored), or
- *		with its next one (the failure counted).  Returns false if it must
- *		end: the run ended in the transaction (cut off), or failed.
+ *		with its next one (the failure counted: of those two, or of another
+ *		error its driver lets fail the transaction alone, as pgbench's
+ *		--continue-on-error).  Returns false if it must end: the run ended
+ *		in the transaction (cut off), or failed.
  */
 static bool
 pb_client_handle_error(MemoryContext loop_cxt)
 {
 	ErrorData  *edata;
 	bool		retryable;
+	bool		other;
 	int			command;
 
 	/* not using PG_TRY, so reset the error context stack by hand */
@@ -630,6 +650,7 @@ pb_client_handle_error(MemoryContext loop_cxt)
 	pb_report_foreign_cancel(client.run);
 	edata = CopyErrorData();
 	FlushErrorState();
+	client.ctx.error_fails_transaction = false;
 	if (client.set_up)
 		client.driver->abort(&client.ctx);
 	else
@@ -648,6 +669,8 @@ pb_client_handle_error(MemoryContext loop_cxt)
 	retryable = client.running &&
 		(edata->sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE ||
 		 edata->sqlerrcode == ERRCODE_T_R_DEADLOCK_DETECTED);
+	/* another error its driver lets fail the transaction alone */
+	other = client.running && !retryable && client.ctx.error_fails_transaction;
 	command = client.running ? client.ctx.current_command : -1;
 
 	if (retryable && pb_client_may_retry())
@@ -670,9 +693,9 @@ pb_client_handle_error(MemoryContext loop_cxt)
 	}
 	if (command >= 0)
 		pb_counter_add(&client.ctx.stats[command].failures, 1);
-	if (retryable)
+	if (retryable || other)
 	{
-		pb_client_count_failure(edata->sqlerrcode);
+		pb_client_count_failure(edata->sqlerrcode, other);
 		FreeErrorData(edata);
 		return true;
 	}

@@ -307,9 +307,8 @@ pb_check_run_row(HeapTuple tuple, TupleDesc desc)
 	(void) pb_kind_library_of(workload, &def);
 	if (def != NULL && options == NULL)
 		pb_refuse_field("options", psprintf("A run of workload \"%s\" records its options.", workload));
-	if (def == NULL && options != NULL)
-		pb_refuse_field("options", "A run of pgbench scripts has none.");
-	if (def != NULL)
+	/* a run of pgbench scripts records those it was given, if any */
+	if (options != NULL)
 		pb_check_workload_options(workload, options);
 	(void) pb_check_object(tuple, desc, "vars");
 	(void) pb_check_object(tuple, desc, "settings");

@@ -67,6 +67,7 @@
 	X(errors,				COUNT,	NEVER,	 1, 1, 1, 0, 0) \
 	X(failed_serialization, COUNT,	NEVER,	 1, 1, 1, 0, 0) \
 	X(failed_deadlock,		COUNT,	NEVER,	 1, 1, 1, 0, 0) \
+	X(failed_other,			COUNT,	NEVER,	 1, 1, 1, 0, 0) \
 	X(retried,				COUNT,	NEVER,	 1, 1, 1, 0, 0) \
 	X(retries,				COUNT,	NEVER,	 1, 1, 1, 0, 0) \
 	X(skipped,				COUNT,	NEVER,	 1, 1, 1, 0, 0) \

@@ -162,9 +162,10 @@ typedef struct PbClientSlot
 	int			pid;
 	pg_atomic_uint32 pgprocno;	/* pgprocno + 1, 0 before it runs */
 	pg_atomic_uint64 transactions;	/* finished, successful or not */
-	pg_atomic_uint64 failed;		/* serialization or deadlock failures */
+	pg_atomic_uint64 failed;		/* failed transactions, every kind */
 	pg_atomic_uint64 failed_serialization;	/* of which serialization */
 	pg_atomic_uint64 failed_deadlock;	/* of which deadlocks */
+	pg_atomic_uint64 failed_other;	/* of which other errors (continue_on_error) */
 	pg_atomic_uint64 retried;	/* transactions tried more than once */
 	pg_atomic_uint64 retries;	/* tries beyond the first */
 	pg_atomic_uint64 skipped;	/* hopelessly late under the rate: not run */

@@ -11,6 +11,7 @@
 # there (this machine's PostgreSQL 15, or built against that server).
 #
 # Usage: bash test/bench/demo.sh [scale] [clients] [seconds]
+# (PB_DEMO_PORT: the throwaway server's port, 54350 unless given)
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,6 +19,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 scale=${1:-10}
 clients=${2:-2}
 seconds=${3:-10}
+port=${PB_DEMO_PORT:-54350}
 
 pb_install_packages
 cd "$repo"
@@ -29,11 +31,11 @@ client_cmd=(polarbench)
 if [ -z "${PGHOST:-}${PGDATABASE:-}${PGPORT:-}" ]; then
 	dir=$(mktemp -d /tmp/polarbench-demo.XXXXXX)
 	trap 'pb_stop_server "$dir"; pb_as_root rm -rf "$dir"' EXIT
-	pb_start_server "$dir" 54350 "shared_buffers = 512MB" "synchronous_commit = off" \
+	pb_start_server "$dir" "$port" "shared_buffers = 512MB" "synchronous_commit = off" \
 		"max_worker_processes = 32"
-	psql_cmd+=(-h 127.0.0.1 -p 54350 -U postgres -d postgres)
-	client_cmd+=(-h 127.0.0.1 -p 54350 -U postgres -d postgres)
-	echo "throwaway server on 127.0.0.1:54350"
+	psql_cmd+=(-h 127.0.0.1 -p "$port" -U postgres -d postgres)
+	client_cmd+=(-h 127.0.0.1 -p "$port" -U postgres -d postgres)
+	echo "throwaway server on 127.0.0.1:$port"
 fi
 
 "${psql_cmd[@]}" <<SQL

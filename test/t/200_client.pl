@@ -205,14 +205,14 @@ is($node->safe_psql('postgres', q{
 	  FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
 	q{5|it's "quoted"}, '-D values recorded as given');
 
-# 5. -r: per-command report, several scripts
+# 5. -r: per-command report, several scripts, each with its figures
 command_checks_all(
 	[ $bin, '-b', 'select-only@1', '-f', $script, '-D', 'range=5', '-D', 'word=a', '-t', '5', '-r' ],
 	0,
 	[
 		qr/^transaction type: multiple scripts$/m,
-		qr/^SQL script 1: <builtin: select only>\n - weight: 1 \(targets 50\.0% of total\)\n - statement latencies in milliseconds and failures:\n +\d+\.\d{3} +0  \\set aid random\(1, 100000 \* :scale\)\n +\d+\.\d{3} +0  SELECT abalance FROM pgbench_accounts WHERE aid = :aid;$/m,
-		qr/^SQL script 2: \Q$script\E\n - weight: 1 \(targets 50\.0% of total\)\n - statement latencies in milliseconds and failures:\n +\d+\.\d{3} +0  \\set x random\(1, :range\)\n +\d+\.\d{3} +0  SELECT :x AS x, :word::text AS w;$/m
+		qr/^SQL script 1: <builtin: select only>\n - weight: 1 \(targets 50\.0% of total\)\n - \d+ transactions \([0-9.]+% of total\)\n(?: - (?!statement).+\n)* - statement latencies in milliseconds and failures:\n +\d+\.\d{3} +0  \\set aid random\(1, 100000 \* :scale\)\n +\d+\.\d{3} +0  SELECT abalance FROM pgbench_accounts WHERE aid = :aid;$/m,
+		qr/^SQL script 2: \Q$script\E\n - weight: 1 \(targets 50\.0% of total\)\n - \d+ transactions \([0-9.]+% of total\)\n(?: - (?!statement).+\n)* - statement latencies in milliseconds and failures:\n +\d+\.\d{3} +0  \\set x random\(1, :range\)\n +\d+\.\d{3} +0  SELECT :x AS x, :word::text AS w;$/m
 	],
 	[qr/^starting vacuum\.\.\.end\.\n\z/],
 	'-r with two scripts');
@@ -394,7 +394,7 @@ command_checks_all(
 	  '--max-tries', '2', '--failures-detailed' ],
 	0,
 	[ qr/^maximum number of tries: 2$/m,
-	  qr/^number of failed transactions: 0 \(0\.000%\)\nnumber of serialization failures: 0 \(0\.000%\)\nnumber of deadlock failures: 0 \(0\.000%\)\nnumber of transactions retried: 0 \(0\.000%\)\ntotal number of retries: 0\nnumber of transactions skipped: 0 \(0\.000%\)\nnumber of transactions above the 1000\.0 ms latency limit: 0\/20 \(0\.000 %\)\nlatency average = /m,
+	  qr/^number of failed transactions: 0 \(0\.000%\)\nnumber of serialization failures: 0 \(0\.000%\)\nnumber of deadlock failures: 0 \(0\.000%\)\nnumber of other failures: 0 \(0\.000%\)\nnumber of transactions retried: 0 \(0\.000%\)\ntotal number of retries: 0\nnumber of transactions skipped: 0 \(0\.000%\)\nnumber of transactions above the 1000\.0 ms latency limit: 0\/20 \(0\.000 %\)\nlatency average = /m,
 	  qr/^rate limit schedule lag: avg \d+\.\d{3} \(max \d+\.\d{3}\) ms$/m ],
 	[qr/^$/],
 	'-R, -L, --max-tries, --failures-detailed: pgbench\'s lines');

@@ -228,9 +228,9 @@ report_unknown_script(const char *name, const Catalog *cat)
 /*
  * check_workload_options
  *		Match every --name=value option to one of the chosen workload's
- *		options, and pass it on under the view's name; with no workload
- *		chosen, say which workloads take it.  Returns false on error
- *		(reported).
+ *		options, or with none chosen (scripts) to one of pgbench's
+ *		built-ins', and pass it on under the view's name; else say which
+ *		workloads take it.  Returns false on error (reported).
  */
 static bool
 check_workload_options(const Catalog *cat, ClientOptions *opts)
@@ -263,7 +263,17 @@ check_workload_options(const Catalog *cat, ClientOptions *opts)
 		else
 		{
 			PQExpBufferData takers;
+			const char *canonical = NULL;
 
+			/* a run of scripts takes the options of pgbench's built-ins */
+			for (int k = 0; k < cat->n && canonical == NULL; k++)
+				if (is_builtin_name(cat->workloads[k].name))
+					canonical = find_option(&cat->workloads[k], name);
+			if (canonical != NULL)
+			{
+				opts->opt_names[i] = pg_strdup(canonical);
+				continue;
+			}
 			initPQExpBuffer(&takers);
 			for (int k = 0; k < cat->n; k++)
 				if (find_option(&cat->workloads[k], name) != NULL)
@@ -327,6 +337,14 @@ resolve_workload(PGconn *conn, ClientOptions *opts)
 		chosen->options = w->options;
 		chosen->noptions = w->noptions;
 		opts->workload = chosen;
+	}
+	if (opts->workload != NULL && (opts->continue_on_error || opts->exit_on_abort))
+	{
+		pg_log_error("option %s applies to pgbench scripts, not to workload \"%s\"",
+					 opts->continue_on_error ? "--continue-on-error" : "--exit-on-abort",
+					 opts->workload->name);
+		pg_log_error_hint("A workload of the server's handles its errors as its tool does.");
+		return false;
 	}
 	return check_workload_options(&cat, opts);
 }

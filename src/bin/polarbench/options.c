@@ -53,7 +53,9 @@ enum
 	OPT_THRESHOLD,
 	OPT_END_GRACE,
 	OPT_DISTRIBUTED,
-	OPT_SHARD_COUNT
+	OPT_SHARD_COUNT,
+	OPT_CONTINUE_ON_ERROR,
+	OPT_EXIT_ON_ABORT
 };
 
 static const char short_options[] = "b:c:d:D:f:F:h:ij:L:nNo:p:P:qrR:s:St:T:U:vV?";
@@ -96,6 +98,8 @@ static const struct option long_options[] = {
 	{"vacuum-all", no_argument, NULL, 'v'},
 	{"max-tries", required_argument, NULL, OPT_MAX_TRIES},
 	{"failures-detailed", no_argument, NULL, OPT_FAILURES_DETAILED},
+	{"continue-on-error", no_argument, NULL, OPT_CONTINUE_ON_ERROR},
+	{"exit-on-abort", no_argument, NULL, OPT_EXIT_ON_ABORT},
 	{"warmup", required_argument, NULL, OPT_WARMUP},
 	{"end-grace", required_argument, NULL, OPT_END_GRACE},
 	{"settings", required_argument, NULL, OPT_SETTINGS},
@@ -198,8 +202,10 @@ usage(void)
 		   "  -t, --transactions=NUM   number of transactions each client runs (default: 10)\n"
 		   "  -T, --time=NUM           duration of benchmark test in seconds\n"
 		   "  -v, --vacuum-all         vacuum all four standard tables before tests\n"
+		   "  --continue-on-error      continue running after an SQL error\n"
 		   "  --end-grace=NUM          give transactions in flight at the end NUM seconds,\n"
 		   "                           then cancel them (default: polarbench.end_grace)\n"
+		   "  --exit-on-abort          exit when any client is aborted (always so)\n"
 		   "  --failures-detailed      report the failures grouped by basic types\n"
 		   "  --max-tries=NUM          max number of tries to run transaction (default: 1)\n"
 		   "  --random-seed=SEED       set random seed (\"time\", \"rand\", integer)\n"
@@ -449,9 +455,24 @@ parse_script_option(int c, const char *arg, ParseState *ps)
 }
 
 /*
+ * add_workload_option
+ *		Add an option of the workload (or, with -i, an argument of the data
+ *		set), name as given; value NULL for none.
+ */
+static void
+add_workload_option(ClientOptions *opts, char *name, const char *value)
+{
+	opts->opt_names = pg_realloc(opts->opt_names, sizeof(char *) * (opts->nopts + 1));
+	opts->opt_values = pg_realloc(opts->opt_values, sizeof(char *) * (opts->nopts + 1));
+	opts->opt_names[opts->nopts] = name;
+	opts->opt_values[opts->nopts] = value ? pg_strdup(value) : NULL;
+	opts->nopts++;
+}
+
+/*
  * parse_run_option
  *		How the run goes: clients, its length, progress, rate, latency
- *		limit, tries, warm-up, seed, scale, settings, vacuum.  Returns
+ *		limit, tries, errors, warm-up, seed, scale, settings, vacuum.  Returns
  *		whether c is one of them.
  */
 static bool
@@ -488,6 +509,15 @@ parse_run_option(int c, const char *arg, ParseState *ps)
 		case OPT_MAX_TRIES:
 			if (!option_parse_int(arg, "--max-tries", 0, INT_MAX, &opts->max_tries))
 				exit(1);
+			break;
+			/* pgbench's, options of a run of scripts, as --name=true would be */
+		case OPT_CONTINUE_ON_ERROR:
+			opts->continue_on_error = true;
+			add_workload_option(opts, pg_strdup("continue_on_error"), "true");
+			break;
+		case OPT_EXIT_ON_ABORT:
+			opts->exit_on_abort = true;
+			add_workload_option(opts, pg_strdup("exit_on_abort"), "true");
 			break;
 		case OPT_WARMUP:
 			opts->warmup = parse_number(arg, "--warmup", false);
@@ -881,11 +911,7 @@ take_workload_options(int *argc, char **argv, ParseState *ps)
 					value = eq + 1;
 				else if (i + 1 < *argc && argv[i + 1][0] != '-')
 					value = argv[++i];
-				opts->opt_names = pg_realloc(opts->opt_names, sizeof(char *) * (opts->nopts + 1));
-				opts->opt_values = pg_realloc(opts->opt_values, sizeof(char *) * (opts->nopts + 1));
-				opts->opt_names[opts->nopts] = pnstrdup(name, len);
-				opts->opt_values[opts->nopts] = value ? pg_strdup(value) : NULL;
-				opts->nopts++;
+				add_workload_option(opts, pnstrdup(name, len), value);
 				ps->named_options = true;
 				continue;
 			}

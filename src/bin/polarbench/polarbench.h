@@ -95,6 +95,8 @@ typedef struct ClientOptions
 	double		latency_limit;	/* -L, ms; 0: none */
 	int			max_tries;		/* --max-tries; 1 unless given */
 	bool		failures_detailed;	/* --failures-detailed */
+	bool		continue_on_error;	/* --continue-on-error */
+	bool		exit_on_abort;	/* --exit-on-abort */
 	bool		environment;	/* --environment */
 	double		warmup;			/* --warmup, seconds */
 	double		end_grace;		/* --end-grace, seconds; -1 when not given */

@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * builtin_scripts.c
- *	  The texts of pgbench's built-in scripts and their lookup by name, and
- *	  the pgbench kind's backend-free descriptor, whose workloads are these
- *	  scripts, found by its driver, and which has no options of its own.
+ *	  The texts of pgbench's built-in scripts and their lookup by name: the
+ *	  pgbench kind's workloads, which its driver finds (pgbench_options.c
+ *	  holds the kind's descriptor).
  *
  * The scripts are pgbench's own (tpcb-like, simple-update, select-only),
  * with its table sizes per scale unit: 1 branch, 10 tellers and 100000
@@ -162,18 +162,3 @@ pb_builtin_matches(const char *prefix)
 			found++;
 	return found;
 }
-
-/*
- * The kind's descriptor: its workloads are the built-in scripts, which its
- * driver lists and finds by unique prefix, and it takes no options (its
- * scripts take variables).
- */
-const PbKindLibrary pb_pgbench_library = {
-	.name = "pgbench",
-	.tool = "pgbench",
-	.workloads = NULL,
-	.options = NULL,
-	.options_size = 0,
-	.defaults = NULL,
-	.check = NULL,
-};

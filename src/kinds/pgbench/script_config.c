@@ -32,6 +32,7 @@
 
 #include "args.h"
 #include "driver.h"
+#include "driver_options.h"
 #include "script_exec.h"
 #include "pgbench.h"
 #include "settings.h"
@@ -576,7 +577,8 @@ pb_script_check_all(const PbWorkloadArgs *args, PbRunConfig *config,
 /*
  * pb_script_configure
  *		A run of pgbench scripts: the built-in ones workload names, script
- *		and scripts with their weights, vars, scale and seed; every script
+ *		and scripts with their weights, vars, scale and seed, its options
+ *		(what an SQL command's error does); every script
  *		parsed, every variable set, every SQL command prepared as the
  *		caller.  Sets the commands, and the plans a client keeps and their
  *		texts' size.
@@ -588,11 +590,13 @@ pb_script_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 	PbConfigBuilder b;
 	bool		builtin_used;
 
+	/* a run records its options when it is given some, as it ran them */
 	if (args->options != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("pgbench scripts take no options"),
-				 errhint("Only the workloads of other tools take options (polarbench_workloads lists them); pass pgbench script variables in vars.")));
+	{
+		config->options = pb_options_from_json(&pb_pgbench_library, &pb_pgbench_scripts,
+											   args->options, PB_PGBENCH_OPTIONS_EXAMPLE, true);
+		config->options_size = sizeof(PbPgbenchOptions);
+	}
 	memset(&b, 0, sizeof(b));
 	b.config = config;
 	initStringInfo(&b.workload);

@@ -21,6 +21,7 @@
 #include "utils/json.h"
 
 #include "driver.h"
+#include "driver_options.h"
 #include "report_query.h"
 #include "script_exec.h"
 #include "pgbench.h"
@@ -33,6 +34,8 @@ typedef struct PbScriptDriver
 	PbPrng		choose_prng;
 	int		   *stats_offset;	/* first command of each script in stats */
 	int			current_script;
+	bool		continue_on_error;	/* the run's option */
+	PbScriptCounts *counts;		/* its scripts' figures (script_stats.c) */
 } PbScriptDriver;
 
 /*
@@ -51,7 +54,11 @@ pb_script_setup(PbDriverContext *ctx)
 	int			ncommands = 0;
 
 	ctx->state = d;
+	/* a run given no options has the kind's defaults */
+	d->continue_on_error = config->options != NULL &&
+		((const PbPgbenchOptions *) config->options)->continue_on_error;
 	d->set = pb_config_build_scripts(config, false);
+	d->counts = pb_script_stats_of(ctx->shared, ctx->client_no);
 	d->exec = pb_executor_create(d->set, ctx->run);
 	pb_executor_prepare(d->exec);
 
@@ -123,17 +130,50 @@ pb_script_transaction(PbDriverContext *ctx, PbTxnCounts *counts)
 	return done;
 }
 
-/* Roll back what the script left open. */
+/*
+ * pb_script_abort
+ *		Roll back what the script left open.  With continue_on_error, an SQL
+ *		command's error fails its transaction only, as pgbench 19's
+ *		--continue-on-error: the client goes on with its next one.
+ */
 static void
 pb_script_abort(PbDriverContext *ctx)
 {
 	PbScriptDriver *d = ctx->state;
+	bool		in_script = ctx->current_command >= 0;
 
 	pb_executor_abort(d->exec);
 	/* the command the error came from, if it came from one */
-	if (ctx->current_command >= 0)
+	if (in_script)
 		ctx->current_command = d->stats_offset[d->current_script] +
 			pb_executor_current_command(d->exec);
+	ctx->error_fails_transaction = in_script && d->continue_on_error &&
+		pb_executor_failed_in_sql(d->exec);
+}
+
+/* Count a transaction of the script it ran, for the script's figures. */
+static void
+pb_script_transaction_ended(PbDriverContext *ctx, PbTxnEnd end,
+							int64 latency_ns, int tries)
+{
+	PbScriptDriver *d = ctx->state;
+
+	pb_script_stats_add(d->counts, d->current_script, end, latency_ns, tries);
+}
+
+/* The area of the segment where the clients count their scripts' figures */
+static Size
+pb_script_shared_size(const PbRunConfig *config, const PbRunParams *params)
+{
+	return pb_script_stats_size(params->nclients, config->nscripts);
+}
+
+/* Every figure zero */
+static void
+pb_script_shared_init(void *shared, const PbRunConfig *config,
+					  const PbRunParams *params)
+{
+	pb_script_stats_init(shared, params->nclients, config->nscripts);
 }
 
 /* The script and line an error came from. */
@@ -175,16 +215,13 @@ pb_script_commands(const PbRunConfig *config, PbCommandDesc **descs)
 	return n;
 }
 
-/* A run of scripts has no options. */
+/* The options of a stored run, read as a run would read them. */
 static void
 pb_script_check_options(const PbWorkloadDef *def, Jsonb *options)
 {
 	if (options != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the document's run has a value of \"options\" that no run records"),
-				 errdetail("A run of pgbench scripts has none."),
-				 errhint("Pass the document polarbench_run_document() returns, as it returns it.")));
+		(void) pb_options_from_json(&pb_pgbench_library, &pb_pgbench_scripts, options,
+									PB_PGBENCH_OPTIONS_EXAMPLE, true);
 }
 
 /* pgbench shows no percentile; polarbench shows its p95 beside the others. */
@@ -315,6 +352,7 @@ typedef struct PbScriptReport
 	int			max_tries;
 	double		rate;
 	double		latency_limit;
+	double		seconds;		/* measured */
 	bool		latency;		/* some transaction measured */
 } PbScriptReport;
 
@@ -395,6 +433,14 @@ pb_script_report_failures(PbScriptReport *r, const PbReportOptions *options)
 						 serialization, total > 0 ? 100.0 * serialization / total : 0.0);
 		appendStringInfo(out, "number of deadlock failures: " INT64_FORMAT " (%.3f%%)\n",
 						 deadlock, total > 0 ? 100.0 * deadlock / total : 0.0);
+		/* pgbench 19's, with --continue-on-error; runs of 1.4 had none */
+		if (pb_row_text_opt(r->run, "failed_other") != NULL)
+		{
+			int64		other = pb_row_int(r->run, "failed_other");
+
+			appendStringInfo(out, "number of other failures: " INT64_FORMAT " (%.3f%%)\n",
+							 other, total > 0 ? 100.0 * other / total : 0.0);
+		}
 	}
 	if (r->max_tries != 1)
 	{
@@ -459,8 +505,8 @@ pb_script_report_latency(PbScriptReport *r, int64 run_id)
 
 /*
  * pb_script_report_scripts
- *		Each script's name and weight when there are several, and the
- *		latencies of its statements when options ask for them (-r).
+ *		Each script's name, weight and figures when there are several, and
+ *		the latencies of its statements when options ask for them (-r).
  */
 static void
 pb_script_report_scripts(PbScriptReport *r, int64 run_id, char **names,
@@ -468,6 +514,8 @@ pb_script_report_scripts(PbScriptReport *r, int64 run_id, char **names,
 {
 	SPITupleTable *st = NULL;
 	uint64		nst = 0;
+	SPITupleTable *per_script;
+	uint64		nper_script = 0;
 	int64		total_weight = 0;
 
 	if (options->statements)
@@ -479,6 +527,14 @@ pb_script_report_scripts(PbScriptReport *r, int64 run_id, char **names,
 			pb_script_report_commands(r->out, st, nst, 1, false, r->max_tries);
 		return;
 	}
+	/* each script's figures, in its order; none for a run recorded before */
+	per_script = pb_report_query("SELECT s.* FROM @runs@ r,"
+								 " pg_catalog.jsonb_array_elements(r.figures OPERATOR(pg_catalog.->) 'scripts')"
+								 "  WITH ORDINALITY AS e(value, n),"
+								 " pg_catalog.jsonb_to_record(e.value) AS s(transactions int8, failed int8,"
+								 "  failed_serialization int8, failed_deadlock int8, failed_other int8,"
+								 "  retried int8, retries int8, latency_avg float8, latency_stddev float8)"
+								 " WHERE r.run_id OPERATOR(pg_catalog.=) $1 ORDER BY e.n", run_id, &nper_script);
 	for (int i = 0; i < nscripts; i++)
 		total_weight += weights[i];
 	for (int i = 0; i < nscripts; i++)
@@ -486,6 +542,14 @@ pb_script_report_scripts(PbScriptReport *r, int64 run_id, char **names,
 		appendStringInfo(r->out, "SQL script %d: %s\n - weight: %d (targets %.1f%% of total)\n",
 						 i + 1, pb_script_desc(names[i]), weights[i],
 						 total_weight > 0 ? 100.0 * weights[i] / total_weight : 0.0);
+		if (nper_script == (uint64) nscripts)
+		{
+			PbRow		script = {per_script, i};
+
+			pb_script_stats_report(r->out, &script, r->total, r->seconds, r->max_tries,
+								   options->failures_detailed > 0 ||
+								   (options->failures_detailed < 0 && r->failed > 0));
+		}
 		if (options->statements)
 			pb_script_report_commands(r->out, st, nst, i + 1, true, r->max_tries);
 	}
@@ -518,6 +582,7 @@ pb_script_report(StringInfo out, PbRow *run, int64 run_id,
 	r.rate = pb_row_num_opt(run, "rate", 0);
 	r.latency_limit = pb_row_num_opt(run, "latency_limit", 0);
 	r.latency = r.done > 0;
+	r.seconds = pb_row_num(run, "seconds");
 
 	pb_script_report_settings(&r, names, nscripts);
 	pb_script_report_failures(&r, options);
@@ -575,7 +640,8 @@ pb_script_workload_at(int i, PbWorkloadEntry *entry)
 		return false;
 	entry->name = pb_builtin_name(i);
 	entry->description = psprintf("pgbench's built-in script %s", pb_builtin_desc(i));
-	entry->def = NULL;
+	/* every script takes the kind's options, which the view lists */
+	entry->def = &pb_pgbench_scripts;
 	entry->writes = false;
 	set = pb_scriptset_create();
 	if (!pb_script_parse(set, entry->name, pb_builtin_script(entry->name, NULL), 1, &err))
@@ -592,8 +658,9 @@ pb_script_workload_at(int i, PbWorkloadEntry *entry)
  * pb_script_figures
  *		At the run's end, what the run read of the tables: the scale (of
  *		pgbench_branches for a built-in script, as pgbench counts it;
- *		else as given, or 1), which pgbench's report prints.  The run's
- *		variables as given are recorded apart, without it.
+ *		else as given, or 1), which pgbench's report prints; and each
+ *		script's figures, which the clients counted (script_stats.c).  The
+ *		run's variables as given are recorded apart, without the scale.
  */
 static char *
 pb_script_figures(const PbRunConfig *config, void *shared, void **state,
@@ -603,16 +670,19 @@ pb_script_figures(const PbRunConfig *config, void *shared, void **state,
 
 	if (in == NULL)
 		return NULL;
+	initStringInfo(&json);
+	appendStringInfoChar(&json, '{');
 	for (int i = 0; i < config->nvars; i++)
 		if (strcmp(config->var_names[i], "scale") == 0)
 		{
-			initStringInfo(&json);
-			appendStringInfoString(&json, "{\"scale\": ");
+			appendStringInfoString(&json, "\"scale\": ");
 			escape_json(&json, config->var_values[i]);
-			appendStringInfoChar(&json, '}');
-			return json.data;
+			appendStringInfoString(&json, ", ");
+			break;
 		}
-	return NULL;
+	pb_script_stats_json(&json, shared);
+	appendStringInfoChar(&json, '}');
+	return json.data;
 }
 
 /*
@@ -646,12 +716,13 @@ static const PbDriver script_driver = {
 	.check = NULL,
 	.writes = NULL,
 	.check_options = pb_script_check_options,
-	.shared_size = NULL,
-	.shared_init = NULL,
+	.shared_size = pb_script_shared_size,
+	.shared_init = pb_script_shared_init,
 	.setup = pb_script_setup,
 	.transaction = pb_script_transaction,
 	.abort = pb_script_abort,
 	.error_context = pb_script_error_context,
+	.transaction_ended = pb_script_transaction_ended,
 	.workload_at = pb_script_workload_at,
 	.commands = pb_script_commands,
 	.percentile = pb_script_percentile,

@@ -132,6 +132,9 @@ struct PbExecutor
 	bool		in_block;		/* between BEGIN and END */
 	bool		in_xact;		/* a transaction is started */
 	int			pc;				/* command being run */
+	bool		in_sql;			/* in an SQL command, until its rows are
+								 * stored: an error there is the server's
+								 * (pgbench's --continue-on-error covers it) */
 	const char *activity;		/* last text shown in pg_stat_activity */
 	char		strbuf[64];		/* a variable's string form */
 };
@@ -569,6 +572,19 @@ pb_executor_current_command(PbExecutor *exec)
 }
 
 /*
+ * pb_executor_failed_in_sql
+ *		Whether the error the last script raised came from the server's
+ *		execution of an SQL command (its parameters, its plan, its commit):
+ *		what pgbench's --continue-on-error lets a client go on after, unlike
+ *		a meta-command's error or a script's own check.
+ */
+bool
+pb_executor_failed_in_sql(PbExecutor *exec)
+{
+	return exec->in_sql;
+}
+
+/*
  * pb_executor_abort
  *		Roll back whatever transaction is open: after ROLLBACK, or after an
  *		error was caught.  SPI and the active snapshot are cleaned up by the
@@ -766,6 +782,8 @@ pb_exec_sql(PbExecutor *exec, const PbCommand *cmd, PbPrepared *p,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("this command cannot run in a benchmark script"),
 					 errdetail("SPI refused it with %s.", SPI_result_code_string(rc))));
+		/* \gset's count of rows is the client's check, as in pgbench */
+		exec->in_sql = false;
 		pb_store_results(exec, cmd, p);
 		pb_count_statement(counts, SPI_tuptable != NULL, SPI_processed);
 		SPI_freetuptable(SPI_tuptable);
@@ -841,6 +859,7 @@ pb_executor_run_script(PbExecutor *exec, int script_no, PbCommandStats *stats,
 	int			pc = 0;
 	int64		start = *clock_ns;
 
+	exec->in_sql = false;
 	while (pc < script->ncommands)
 	{
 		const PbCommand *cmd = &script->commands[pc];
@@ -850,7 +869,9 @@ pb_executor_run_script(PbExecutor *exec, int script_no, PbCommandStats *stats,
 		exec->pc = pc;
 		if (cmd->kind == PB_CMD_SQL)
 		{
+			exec->in_sql = true;
 			pb_exec_sql(exec, cmd, &prepared[pc], counts);
+			exec->in_sql = false;
 		}
 		else
 		{

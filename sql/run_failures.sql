@@ -1,0 +1,130 @@
+-- pgbench's failure options as a run of scripts takes them in options:
+-- continue_on_error (pgbench 19's --continue-on-error: a transaction whose
+-- SQL command fails is rolled back, counted in failed_other, left out of
+-- transactions and tps, and its client goes on) and exit_on_abort
+-- (pgbench 17's --exit-on-abort, what a run always does); the report's
+-- lines, and every refusal.
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS polarbench;
+RESET client_min_messages;
+SELECT coalesce(max(run_id), 0) AS runs_from FROM polarbench_runs \gset
+
+-- every try takes the next number, which a rolled-back insert does not
+-- give back: of the numbers the run took, those already in the table (one
+-- in four) fail with a unique violation, whatever the clients' interleaving
+CREATE TABLE failures_keys (k int PRIMARY KEY);
+CREATE SEQUENCE failures_seq;
+INSERT INTO failures_keys SELECT k FROM generate_series(4, 40, 4) k;
+CREATE TABLE failures_given (k int PRIMARY KEY);
+INSERT INTO failures_given SELECT k FROM failures_keys;
+
+-- the run ends normally: 40 tries, as many failed as the table had keys
+-- among the numbers taken, and only the others in transactions and tps
+SELECT run_id AS cont_run, transactions, failed, failed_other,
+       failed_serialization, failed_deadlock, retried,
+       round((tps * seconds)::numeric) = transactions AS tps_of_successes
+  FROM polarbench_run(script => 'INSERT INTO failures_keys VALUES (nextval(''failures_seq''));',
+                      clients => 2, transactions => 20,
+                      options => '{"continue_on_error": true}') \gset
+SELECT :transactions AS transactions, :failed AS failed, :failed_other AS failed_other,
+       :failed_serialization AS failed_serialization, :failed_deadlock AS failed_deadlock,
+       :retried AS retried, :'tps_of_successes' AS tps_of_successes;
+SELECT :failed_other = (SELECT count(*) FROM failures_given
+                         WHERE k <= (SELECT last_value FROM failures_seq)) AS failed_are_the_given_keys,
+       :transactions = (SELECT count(*) FROM failures_keys) -
+                       (SELECT count(*) FROM failures_given) AS transactions_are_the_rows_added;
+-- recorded as the run returned it, and the run's options with it
+SELECT status, transactions, failed, failed_other, options
+  FROM polarbench_runs WHERE run_id = :cont_run;
+-- and a node's copy of the run keeps them (its document, recorded)
+SELECT polarbench_record(polarbench_run_document(:cont_run), 'copy') AS copy_run \gset
+SELECT node, failed, failed_other, options FROM polarbench_runs WHERE run_id = :copy_run;
+-- the failing command counts them, and pgbench's report says it in its words
+SELECT command_no, executions, failures FROM polarbench_statements
+ WHERE run_id = :cont_run ORDER BY command_no;
+SELECT line FROM regexp_split_to_table(polarbench_report(:cont_run, 'pgbench',
+                                                         '{"failures_detailed": true}'), E'\n') line
+ WHERE line ~ '^number of (transactions actually|failed|serialization|deadlock|other)';
+
+-- without it, the first such error fails the run, as before: every client
+-- stops, as pgbench --exit-on-abort; exit_on_abort => true says so
+\set VERBOSITY terse
+SELECT setval('failures_seq', 3);
+SELECT * FROM polarbench_run(script => 'INSERT INTO failures_keys VALUES (nextval(''failures_seq''));',
+                             transactions => 5);
+SELECT status, error_sqlstate, failed_other FROM polarbench_runs ORDER BY run_id DESC LIMIT 1;
+SELECT setval('failures_seq', 3);
+SELECT * FROM polarbench_run(script => 'INSERT INTO failures_keys VALUES (nextval(''failures_seq''));',
+                             transactions => 5, options => '{"exit_on_abort": true}');
+SELECT status, error_sqlstate, options FROM polarbench_runs ORDER BY run_id DESC LIMIT 1;
+
+-- continue_on_error covers SQL commands' errors only: a meta-command's
+-- error, or \gset's count of rows, still fails the run, as in pgbench
+SELECT * FROM polarbench_run(script => E'\\set x 1 / 0\nSELECT 1;',
+                             transactions => 2, options => '{"continue_on_error": true}');
+SELECT * FROM polarbench_run(script => 'SELECT 1 AS x WHERE false \gset',
+                             transactions => 2, options => '{"continue_on_error": true}');
+\set VERBOSITY default
+
+-- several scripts, weighted: each one's failures are its command's
+TRUNCATE failures_keys;
+INSERT INTO failures_keys SELECT k FROM failures_given;
+SELECT setval('failures_seq', 1, false);
+SELECT run_id AS mixed_run, transactions + failed AS tries
+  FROM polarbench_run(scripts => ARRAY['INSERT INTO failures_keys VALUES (nextval(''failures_seq''));',
+                                       'SELECT 1;'],
+                      weights => ARRAY[1, 1], script_names => ARRAY['insert', 'select'],
+                      clients => 2, transactions => 20,
+                      options => '{"continue_on_error": true}') \gset
+SELECT :tries AS tries;
+SELECT script_no, sum(failures) = CASE script_no
+         WHEN 1 THEN (SELECT count(*) FROM failures_given
+                       WHERE k <= (SELECT last_value FROM failures_seq))
+         ELSE 0 END AS failures_as_the_table_says
+  FROM polarbench_statements WHERE run_id = :mixed_run
+ GROUP BY script_no ORDER BY script_no;
+SELECT failed_other = (SELECT sum(failures) FROM polarbench_statements WHERE run_id = :mixed_run)
+       AS failed_are_the_scripts_failures
+  FROM polarbench_runs WHERE run_id = :mixed_run;
+-- each script's own figures, as the run keeps them: the inserts tried
+-- are the numbers taken, those that failed the given keys among them; the
+-- scripts' transactions add up to the run's
+SELECT n AS script_no,
+       (e->>'transactions')::int8 + (e->>'failed')::int8 =
+         CASE n WHEN 1 THEN (SELECT last_value FROM failures_seq) ELSE (e->>'transactions')::int8 END
+         AS tries_as_the_table_says,
+       (e->>'failed_other')::int8 = CASE n WHEN 1 THEN (SELECT count(*) FROM failures_given
+                                                    WHERE k <= (SELECT last_value FROM failures_seq))
+                                    ELSE 0 END AS failed_as_the_table_says,
+       (e->>'failed')::int8 = (e->>'failed_other')::int8 AS failed_are_other,
+       e->>'retried' AS retried
+  FROM polarbench_runs r, jsonb_array_elements(r.figures->'scripts') WITH ORDINALITY AS s(e, n)
+ WHERE run_id = :mixed_run ORDER BY n;
+SELECT sum((e->>'transactions')::int8) = r.transactions AS scripts_add_up
+  FROM polarbench_runs r, jsonb_array_elements(r.figures->'scripts') e
+ WHERE run_id = :mixed_run GROUP BY r.transactions;
+-- and pgbench's report prints them under each script, in its words
+SELECT regexp_replace(line, '[0-9.]+', 'N', 'g') AS line
+  FROM regexp_split_to_table(polarbench_report(:mixed_run, 'pgbench',
+                                               '{"failures_detailed": true}'), E'\n') line
+ WHERE line ~ '^(SQL script| - )';
+
+-- polarbench_workloads lists the options beside each built-in script
+SELECT o->>'name' AS name, o->>'type' AS type, o->>'default' AS default
+  FROM polarbench_workloads w, jsonb_array_elements(w.options) o
+ WHERE w.name = 'tpcb-like' ORDER BY 1;
+
+-- refused before anything starts
+SELECT count(*) AS runs_before FROM polarbench_runs \gset
+SELECT * FROM polarbench_run(script => 'SELECT 1;', options => '{"exit_on_abort": false}');
+SELECT * FROM polarbench_run(script => 'SELECT 1;', options => '{"continue_on_error": "maybe"}');
+SELECT * FROM polarbench_run(script => 'SELECT 1;', options => '{"continue_on_eror": true}');
+SELECT * FROM polarbench_run(script => 'SELECT 1;', options => '[true]');
+SELECT * FROM polarbench_run('oltp_point_select', options => '{"continue_on_error": true}');
+SELECT count(*) = :runs_before AS nothing_recorded FROM polarbench_runs;
+
+-- what this test made goes, its runs too: the tests after it pick runs by
+-- workload
+DELETE FROM polarbench_run_data WHERE run_id > :runs_from;
+DROP TABLE failures_keys, failures_given;
+DROP SEQUENCE failures_seq;
