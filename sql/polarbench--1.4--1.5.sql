@@ -603,7 +603,7 @@ CREATE TABLE polarbench_capture_data (
 	captured_by			oid NOT NULL,
 	captured_at			timestamptz NOT NULL,
 	source				text NOT NULL,
-	format				text NOT NULL CHECK (format IN ('csvlog', 'stderr')),
+	format				text NOT NULL CHECK (format IN ('csvlog', 'stderr', 'hooks')),
 	filters				jsonb NOT NULL,
 	first_at			timestamptz,
 	last_at				timestamptz,
@@ -710,6 +710,31 @@ AS 'MODULE_PATHNAME', 'polarbench_capture_log'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 REVOKE ALL ON FUNCTION polarbench_capture_log(text, text, text, text, text,
 	timestamptz, timestamptz, text) FROM PUBLIC;
+
+/*
+ * Capture the top-level statements of client sessions as they run, through
+ * hooks (polarbench in shared_preload_libraries), filtered by database,
+ * role and application, up to max_size bytes of statements (and
+ * polarbench.capture_memory); polarbench_capture_stop() ends it and keeps
+ * what it captured as a capture of the role that started it.  The same
+ * privileges as polarbench_capture_log.
+ */
+CREATE FUNCTION polarbench_capture_start(database text DEFAULT NULL,
+										 role text DEFAULT NULL,
+										 application text DEFAULT NULL,
+										 max_size bigint DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME', 'polarbench_capture_start'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+REVOKE ALL ON FUNCTION polarbench_capture_start(text, text, text, bigint) FROM PUBLIC;
+
+CREATE FUNCTION polarbench_capture_stop(OUT capture_id bigint, OUT sessions int,
+										OUT statements bigint, OUT errors bigint,
+										OUT skipped bigint, OUT seconds float8)
+RETURNS record
+AS 'MODULE_PATHNAME', 'polarbench_capture_stop'
+LANGUAGE C STRICT VOLATILE;
+REVOKE ALL ON FUNCTION polarbench_capture_stop() FROM PUBLIC;
 
 /* Drop a capture: its role, roles with its privileges, superusers */
 CREATE FUNCTION polarbench_capture_drop(capture_id bigint)

@@ -521,13 +521,15 @@ shapes_write(PbCaptureStore *store)
 }
 
 /*
- * The end of the log: the waiting statements are written, a row per
- * session and per shape, and the capture's counts.
+ * The end of the capture: the waiting statements are written, a row per
+ * session (each found by session) and per shape, and the capture's counts
+ * with its format ("csvlog", "stderr" or "hooks").
  */
 void
-pb_capture_store_finish(PbCaptureStore *store, const PbCapture *capture)
+pb_capture_store_finish(PbCaptureStore *store, const PbCaptureCounts *counts,
+						const char *format, PbCaptureSessionFn session,
+						const void *session_arg)
 {
-	const PbCaptureCounts *counts = pb_capture_counts(capture);
 	SPIPlanPtr	plan;
 	Oid			types[12] = {INT8OID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID,
 	TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID, INT8OID, INT8OID};
@@ -549,7 +551,7 @@ pb_capture_store_finish(PbCaptureStore *store, const PbCapture *capture)
 		elog(ERROR, "could not prepare the capture's sessions");
 	for (int no = 1; no <= counts->sessions; no++)
 	{
-		const PbCaptureSession *s = pb_capture_session(capture, no);
+		const PbCaptureSession *s = session(session_arg, no);
 		Datum		values[12];
 		char		nulls[13] = "            ";
 
@@ -577,7 +579,7 @@ pb_capture_store_finish(PbCaptureStore *store, const PbCapture *capture)
 			elog(ERROR, "could not store a session of the capture");
 	}
 	cvalues[0] = Int64GetDatum(store->capture_id);
-	cvalues[1] = CStringGetTextDatum(counts->format == PB_LOG_CSV ? "csvlog" : "stderr");
+	cvalues[1] = CStringGetTextDatum(format);
 	cvalues[2] = Int32GetDatum((int32) counts->sessions);
 	cvalues[3] = Int64GetDatum((int64) counts->statements);
 	cvalues[4] = Int64GetDatum((int64) counts->errors);

@@ -155,6 +155,7 @@ typedef enum PbCaptureSkip
 	PB_SKIP_NO_PARAMETERS,		/* failed at its bind: no parameters logged */
 	PB_SKIP_OUTSIDE_RANGE,		/* before since, after until */
 	PB_SKIP_INCOMPLETE,			/* the last line, still being written */
+	PB_SKIP_BOUND,				/* past a hooks capture's bound */
 	PB_SKIP_KINDS
 } PbCaptureSkip;
 
