@@ -44,7 +44,8 @@ CREATE TABLE polarbench_capture_session_data (
  * A session's statements, up to a thousand a row, from first_statement on:
  * each field an array with an element per statement.  names is NULL for
  * the simple protocol; a statement's parameters are params from the
- * previous one's param_ends (0 for the first) to its own.
+ * previous one's param_ends (0 for the first) to its own, their types
+ * param_types' elements there (NULL where not known: a log's).
  */
 CREATE TABLE polarbench_capture_chunk_data (
 	capture_id			bigint NOT NULL
@@ -57,6 +58,7 @@ CREATE TABLE polarbench_capture_chunk_data (
 	names				text[] NOT NULL,
 	param_ends			int[] NOT NULL,
 	params				text[] NOT NULL,
+	param_types			oid[] NOT NULL,
 	durations			float8[] NOT NULL,
 	sqlstates			text[] NOT NULL,
 	errors				text[] NOT NULL,
@@ -196,7 +198,10 @@ CREATE VIEW polarbench_capture_statements AS
 		   END AS parameters,
 		   u.duration, u.sqlstate,
 		   CASE WHEN v.may_read THEN u.error END AS error,
-		   u.shape_no
+		   u.shape_no,
+		   CASE WHEN v.may_read AND u.name IS NOT NULL
+				THEN k.param_types[COALESCE(k.param_ends[u.n::int - 1], 0) + 1 : k.param_ends[u.n::int]]::pg_catalog.regtype[]
+		   END AS parameter_types
 	  FROM polarbench_capture_chunk_data k
 	  JOIN polarbench_capture_data c ON c.capture_id = k.capture_id
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(c.captured_by) AS may_read) v

@@ -712,6 +712,7 @@ pb_capture_live_store(const PbLiveCapture *capture, Oid schema,
 		LiveSession *ls;
 		bool		found;
 		char	  **params;
+		unsigned int *param_types;
 
 		CHECK_FOR_INTERRUPTS();
 		off += rec->size;
@@ -757,8 +758,13 @@ pb_capture_live_store(const PbLiveCapture *capture, Oid schema,
 		st.name = rec->extended ? "" : NULL;
 		st.nparams = rec->nparams;
 		params = st.nparams > 0 ? palloc(sizeof(char *) * st.nparams) : NULL;
+		param_types = st.nparams > 0 ? palloc(sizeof(unsigned int) * st.nparams) : NULL;
 		for (int i = 0; i < st.nparams; i++)
 		{
+			Oid			type;
+
+			memcpy(&type, p, sizeof(Oid));
+			param_types[i] = type;
 			p += sizeof(Oid);
 			if (*p++ == 'n')
 				params[i] = NULL;
@@ -769,6 +775,7 @@ pb_capture_live_store(const PbLiveCapture *capture, Oid schema,
 			}
 		}
 		st.params = params;
+		st.param_types = param_types;
 		st.duration = rec->duration;
 		ls->s.last_at = st.at;
 		if (counts->statements == 0 || st.at < counts->first_at)
@@ -778,7 +785,10 @@ pb_capture_live_store(const PbLiveCapture *capture, Oid schema,
 		counts->statements++;
 		pb_capture_store_add(store, &st);
 		if (params)
+		{
 			pfree(params);
+			pfree(param_types);
+		}
 	}
 	counts->lines = capture->kept;
 	counts->sessions = sessions.n;

@@ -107,6 +107,9 @@ is(captured(q{statement LIKE 'UPDATE pgbench_branches %'}), '80', 'every update 
 is(captured(q{statement = 'BEGIN'}) . ' ' . captured(q{statement = 'END'}), '80 80', 'every BEGIN and END');
 is(captured(q{protocol = 'extended' AND cardinality(parameters) > 0}), '200',
 	'the prepared protocol\'s five statements a transaction, with their parameters');
+is(query(qq{SELECT DISTINCT parameter_types FROM polarbench_capture_statements
+	  WHERE capture_id = $capture AND protocol = 'extended' AND statement LIKE 'INSERT INTO pgbench_history%'}),
+	'{integer,integer,integer,integer}', 'the parameters\' types, as the bind gave them');
 is(captured(q{protocol = 'simple' AND statement LIKE 'UPDATE pgbench_accounts SET abalance = abalance + %'}),
 	'40', 'the simple protocol\'s, with their constants');
 is(query(qq{SELECT count(*) FROM polarbench_capture_sessions WHERE capture_id = $capture
