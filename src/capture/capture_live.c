@@ -61,6 +61,9 @@
 
 #define PB_LIVE_TRANCHE		"polarbench capture"
 
+/* the memory a backend keeps for the statement it captures, at most */
+#define PB_LIVE_KEEP_MEMORY	(64 * 1024)
+
 int			pb_capture_memory = 16 * 1024;
 
 /* the capture, in shared memory */
@@ -68,6 +71,7 @@ typedef struct LiveShared
 {
 	pg_atomic_uint32 active;	/* nonzero while a capture goes on */
 	LWLock	   *lock;			/* protects every other field */
+	bool		stopping;		/* the buffer is being copied out */
 	uint64		generation;		/* counts the captures started */
 	Oid			captured_by;
 	Oid			database;
@@ -328,6 +332,13 @@ pending_end(const char *error, int sqlerrcode)
 		}
 	}
 	LWLockRelease(live->lock);
+
+	/* a very long statement's memory is not kept for the next ones */
+	if (pending.rec.maxlen > PB_LIVE_KEEP_MEMORY)
+	{
+		pfree(pending.rec.data);
+		pending.rec.data = NULL;
+	}
 }
 
 /* ExecutorStart: a top-level statement begins to be captured. */
@@ -453,7 +464,8 @@ live_emit_log(ErrorData *edata)
 	if (edata->elevel == ERROR && !pending.set && debug_query_string != NULL &&
 		exec_nesting == 0 && utility_nesting == 0 && live_wanted())
 		pending_begin(NULL, debug_query_string, -1, 0, NULL);
-	if (pending.set && edata->elevel >= ERROR)
+	/* not at PANIC, which may come in a critical section */
+	if (pending.set && (edata->elevel == ERROR || edata->elevel == FATAL))
 		pending_end(edata->message ? edata->message : "", edata->sqlerrcode);
 	if (prev_emit_log)
 		prev_emit_log(edata);
@@ -526,7 +538,7 @@ pb_capture_live_start(Oid captured_by, const PbLiveFilters *filters)
 
 	live_check_available();
 	LWLockAcquire(live->lock, LW_EXCLUSIVE);
-	if (pg_atomic_read_u32(&live->active) != 0)
+	if (pg_atomic_read_u32(&live->active) != 0 || live->stopping)
 	{
 		Oid			by = live->captured_by;
 
@@ -598,7 +610,13 @@ pb_capture_live_stop(void)
 						GetUserNameFromId(by, true) ? GetUserNameFromId(by, true) : "?"),
 				 errhint("Only its role, roles with its privileges and superusers stop a capture.")));
 	}
+	/*
+	 * No statement is added once it is inactive: the buffer is copied out
+	 * without the lock, which the sessions' last statements take to find it
+	 * so, and no capture starts until it is emptied
+	 */
 	pg_atomic_write_u32(&live->active, 0);
+	live->stopping = true;
 	result->captured_by = live->captured_by;
 	result->database = live->database;
 	result->role = live->role;
@@ -607,10 +625,20 @@ pb_capture_live_stop(void)
 	result->used = live->used;
 	result->kept = live->kept;
 	result->dropped = live->dropped;
-	result->buffer = MemoryContextAllocHuge(CurrentMemoryContext, Max(live->used, 1));
-	memcpy(result->buffer, live->buffer, live->used);
-	live->used = 0;
 	LWLockRelease(live->lock);
+	PG_TRY();
+	{
+		result->buffer = MemoryContextAllocHuge(CurrentMemoryContext, Max(result->used, 1));
+		memcpy(result->buffer, live->buffer, result->used);
+	}
+	PG_FINALLY();
+	{
+		LWLockAcquire(live->lock, LW_EXCLUSIVE);
+		live->used = 0;
+		live->stopping = false;
+		LWLockRelease(live->lock);
+	}
+	PG_END_TRY();
 	return result;
 }
 
