@@ -177,6 +177,18 @@ is(query(qq{SELECT string_agg(statement, ' / ' ORDER BY session_no) FROM polarbe
 	q{SELECT 'captured' / SELECT transactions FROM polarbench_run('select-only', clients => 1, transactions => 5)},
 	'a capture keeps what ran between its start and its stop, not the statements of a run\'s clients');
 
+# the filters by role (the session's) and database
+query('CREATE DATABASE other');
+query(q{SELECT polarbench_capture_start(database => 'postgres', role => 'alice')});
+$node->safe_psql('postgres', q{SELECT 'alice here'}, extra_params => [ '-U', 'alice' ]);
+$node->safe_psql('other', q{SELECT 'alice elsewhere'}, extra_params => [ '-U', 'alice' ]);
+query(q{SELECT 'not alice'});
+($last) = split /\|/, query(q{SELECT capture_id FROM polarbench_capture_stop()});
+is(query(qq{SELECT string_agg(statement, ' / ') FROM polarbench_capture_statements WHERE capture_id = $last}),
+	q{SELECT 'alice here'}, 'only the sessions of the role and the database given');
+is(query(qq{SELECT filters FROM polarbench_captures WHERE capture_id = $last}),
+	'{"role": "alice", "database": "postgres", "max_size": 4194304}', 'the filters recorded');
+
 # 5. refusals and privileges
 refused(q{SELECT polarbench_capture_start(max_size => 0)}, qr/22023: max_size must be positive/,
 	'a bound that is none');
