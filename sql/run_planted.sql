@@ -171,7 +171,7 @@ CREATE TEMP VIEW every_workload AS
 				THEN '{"insertstart": 2000, "recordcount": 3000}'::jsonb END AS options
 	  FROM polarbench_workloads w
 	 -- a replay needs a capture, which only a server log makes: the planted
-	 -- path of its own queries is test/t/401_replay.pl's
+	 -- path of its own queries is test/t/405_replay_planted.pl's
 	 WHERE w.name <> 'replay';
 SET client_min_messages = warning;
 SELECT w.name, r.transactions, r.failed, r.errors

@@ -225,10 +225,22 @@ is(status($run), 'finished', 'a role replays its own capture');
 refused(qq{SET ROLE carol; SELECT * FROM polarbench_run('replay', clients => 1, options => '{"capture": $alices}')},
 	qr/42501: permission denied for capture $alices/, 'which another role cannot');
 
-# each session as its logged role: alice's session writes her name
+# each session as its logged role: alice's session writes her name, and
+# tries to become another role (which succeeds for her, as it goes back to
+# her own); replayed by a superuser, each of its statements runs as alice,
+# and none of them gets the superuser's rights back
 {
 	local $ENV{PGAPPNAME} = 'pb_r_alice';
-	$node->safe_psql('postgres', 'INSERT INTO marks VALUES (current_user)',
+	$node->safe_psql('postgres', q{
+		INSERT INTO marks VALUES (current_user);
+		BEGIN;
+		RESET ROLE;
+		INSERT INTO marks VALUES ('in a transaction: ' || current_user);
+		COMMIT;
+		SET SESSION AUTHORIZATION DEFAULT;
+		INSERT INTO marks VALUES (current_user);
+		SELECT set_config('role', 'none', false);
+		INSERT INTO marks VALUES (current_user)},
 		extra_params => [ '-U', 'alice' ]);
 }
 query(q{SELECT 'roles-marker'});
@@ -237,13 +249,19 @@ $node->poll_query_until('postgres', q{SELECT pg_read_file('log/replay.csv') LIKE
 my ($by_alice) = split /\|/, query(q{
 	SELECT capture_id FROM polarbench_capture_log('log/replay.csv', application => 'pb_r_alice')});
 query('TRUNCATE marks');
-query(qq{SELECT run_id FROM polarbench_run('replay', clients => 1,
+$run = query(qq{SELECT run_id FROM polarbench_run('replay', clients => 1,
 	options => '{"capture": $by_alice, "speed": "max", "roles": true}')});
-query(qq{SELECT run_id FROM polarbench_run('replay', clients => 1,
-	options => '{"capture": $by_alice, "speed": "max"}')});
 my $superuser = query('SELECT current_user');
-is(query(q{SELECT string_agg(note, ',' ORDER BY note) FROM marks}), "alice,$superuser",
-	'with roles, the session ran as its logged role (SET ROLE); without, as the run\'s');
+is(query(q{SELECT string_agg(note, ',' ORDER BY note) FROM marks}), 'alice,alice,alice',
+	'with roles, every statement of the session ran as its logged role');
+is(query(qq{SELECT (figures->'replay'->'errors_by_sqlstate'->>'42501') || ' '
+		  || (figures->'replay'->'errors_by_sqlstate'->>'25P02')
+	  FROM polarbench_runs WHERE run_id = $run}), '3 1',
+	'its RESET ROLE (and the rest of its transaction), SET SESSION AUTHORIZATION and set_config(role) failed, as in a SECURITY DEFINER function');
+refused(qq{SELECT * FROM polarbench_run('replay', clients => 1, options => '{"capture": $by_alice, "speed": "max"}')},
+	qr/42501: permission denied to replay the sessions of role "alice" as role "$superuser"/,
+	'without roles, a session of a role without the run\'s role\'s rights is refused');
+is(query(q{SELECT count(*) FROM marks}), '3', 'and nothing of it ran');
 refused(qq{SET ROLE alice; SELECT * FROM polarbench_run('replay', clients => 1, options => '{"capture": $alices, "roles": true}')},
 	qr/42501: permission denied to replay the sessions of role "$superuser"/,
 	'only as roles the run\'s role is a member of');

@@ -35,8 +35,17 @@
  * statements that failed in the log but not here.
  *
  * The logged statements are the user's own and run as logged, along the
- * run's search path, as the run's role; the replay's own queries (the
- * capture's views) name pg_catalog's operators.
+ * run's search path, as the run's role, or with the option roles as each
+ * session's logged role.  A session runs with its logged role's rights or
+ * fewer, never more: without roles, the caller refuses a capture with a
+ * session of a role that lacks the run's role's privileges.  With roles,
+ * a session's transactions run as its logged role the way a SECURITY
+ * DEFINER function runs as its owner (a local change of the user ID,
+ * which a transaction's abort undoes), so that the session's own SET ROLE,
+ * RESET ROLE or SET SESSION AUTHORIZATION cannot take it back to the
+ * client's login role: they fail, as in such a function.  The replay's
+ * own queries (the capture's views) run as the run's role and name
+ * pg_catalog's operators.
  *
  *-------------------------------------------------------------------------
  */
@@ -145,6 +154,9 @@ typedef struct PbReplayDriver
 	bool		failed;			/* and one of its statements failed */
 	PbReplaySession *session;	/* what runs, for the error context */
 	PbReplayStatement *statement;
+	bool		acting;			/* as the session's logged role */
+	Oid			client_user;	/* the user ID and security context before */
+	int			client_sec;
 } PbReplayDriver;
 
 /* ---- plans --------------------------------------------------------------- */
@@ -522,6 +534,7 @@ pb_replay_caught(PbReplayDriver *d, PbDriverContext *ctx, MemoryContext cxt)
 	RESUME_INTERRUPTS();
 	MemoryContextSwitchTo(cxt);
 	d->in_xact = false;
+	d->acting = false;			/* the abort put the user ID back */
 	return unpack_sql_state(code);
 }
 
@@ -562,9 +575,7 @@ pb_replay_rolls_back(const char *text)
  * pb_replay_open
  *		Open a transaction for the session's statements (a block with
  *		block, with the options of its BEGIN) and, with the option roles,
- *		act as the session's logged role, as SET ROLE does: a setting of
- *		the backend, which a rollback puts back, so set in each
- *		transaction where it differs.
+ *		act as the session's logged role in it (see the header).
  */
 static void
 pb_replay_open(PbReplayDriver *d, bool block, List *options)
@@ -574,9 +585,34 @@ pb_replay_open(PbReplayDriver *d, bool block, List *options)
 	else
 		pb_xact_begin(options);
 	d->in_xact = true;
-	if (d->opts.roles && d->session->role != NULL &&
-		GetCurrentRoleId() != get_role_oid(d->session->role, true))
-		SetConfigOption("role", d->session->role, PGC_USERSET, PGC_S_SESSION);
+	if (d->opts.roles && OidIsValid(d->session->role_oid) &&
+		d->session->role_oid != GetUserId())
+	{
+		GetUserIdAndSecContext(&d->client_user, &d->client_sec);
+		SetUserIdAndSecContext(d->session->role_oid,
+							   d->client_sec | SECURITY_LOCAL_USERID_CHANGE);
+		d->acting = true;
+	}
+}
+
+/*
+ * pb_replay_close
+ *		End the session's transaction, committed or rolled back, as the
+ *		client again.  (An error's abort puts the user ID back itself.)
+ */
+static void
+pb_replay_close(PbReplayDriver *d, bool commit)
+{
+	d->in_xact = false;
+	if (d->acting)
+	{
+		SetUserIdAndSecContext(d->client_user, d->client_sec);
+		d->acting = false;
+	}
+	if (commit)
+		pb_xact_commit();
+	else
+		pb_xact_rollback();
 }
 
 /*
@@ -607,13 +643,7 @@ pb_replay_run(PbReplayDriver *d, PbDriverContext *ctx, const PbReplayStatement *
 			case PB_SQL_END:
 			case PB_SQL_CHAIN:
 				if (d->in_xact)
-				{
-					d->in_xact = false;
-					if (pb_replay_rolls_back(st->text))
-						pb_xact_rollback();
-					else
-						pb_xact_commit();
-				}
+					pb_replay_close(d, !pb_replay_rolls_back(st->text));
 				d->failed = false;
 				if (st->txn == PB_SQL_CHAIN)
 					pb_replay_open(d, true, NIL);
@@ -626,8 +656,7 @@ pb_replay_run(PbReplayDriver *d, PbDriverContext *ctx, const PbReplayStatement *
 				{
 					pb_replay_open(d, false, NIL);
 					pb_replay_exec(d, st, counts, true);
-					d->in_xact = false;
-					pb_xact_commit();
+					pb_replay_close(d, true);
 				}
 				break;
 		}
@@ -763,10 +792,7 @@ pb_replay_transaction(PbDriverContext *ctx, PbTxnCounts *counts)
 		pb_replay_one(d, ctx, s, counts, d->step_cxt);
 	}
 	if (d->in_xact)
-	{
-		d->in_xact = false;
-		pb_xact_rollback();
-	}
+		pb_replay_close(d, false);
 	d->failed = false;
 	d->statement = NULL;
 	MemoryContextSwitchTo(cxt);
@@ -784,6 +810,7 @@ pb_replay_abort(PbDriverContext *ctx)
 
 	AbortCurrentTransaction();
 	d->in_xact = false;
+	d->acting = false;			/* the abort put the user ID back */
 	d->failed = false;
 	MemoryContextReset(d->step_cxt);
 }
@@ -952,13 +979,10 @@ pb_replay_configure(const PbWorkloadArgs *args, PbRunConfig *config,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for capture " INT64_FORMAT, o->capture),
 				 errdetail("A capture is replayed by its role, the roles that have its privileges, and superusers.")));
-	if (o->roles)
-	{
-		if (SPI_connect() != SPI_OK_CONNECT)
-			elog(ERROR, "SPI_connect failed");
-		pb_replay_check_roles(pb_replay_schema(), o->capture, GetUserId());
-		SPI_finish();
-	}
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	pb_replay_check_roles(pb_replay_schema(), o->capture, GetUserId(), o->roles);
+	SPI_finish();
 	o->shapes = Min(info.shapes, PB_REPLAY_MAX_SHAPES);
 	o->read_only = info.read_only;
 	config->options = o;

@@ -28,7 +28,7 @@ static const PbOptionDef replay_options[] = {
 	{"skip_idle", PB_OPT_BOOL, RO(skip_idle), 0, 0, NULL, false,
 	"Whether a client with no statement due skips ahead to its next one, as pgreplay -j", 0},
 	{"roles", PB_OPT_BOOL, RO(roles), 0, 0, NULL, false,
-	"Whether each session runs as the role the log shows (SET ROLE), of which the run's role must be a member", 0},
+	"Whether each session runs as the role the log shows, of which the run's role must be a member; without, every session's role must have the run's role's privileges", 0},
 	{NULL}
 };
 

@@ -25,6 +25,7 @@
 
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
@@ -223,6 +224,7 @@ pb_replay_load(const char *nsp, int64 capture_id, const PbReplayCapture *info,
 			cap = 0;
 			s->session_no = session_no;
 			s->role = role_of[session_no - 1];
+			s->role_oid = s->role ? get_role_oid(s->role, true) : InvalidOid;
 		}
 		if (s->nstatements >= cap)
 		{
@@ -292,18 +294,24 @@ pb_replay_load(const char *nsp, int64 capture_id, const PbReplayCapture *info,
 
 /*
  * pb_replay_check_roles
- *		With the option roles: that each logged role of the capture exists
- *		and that role is a member of it, as SET ROLE needs; SPI connected.
+ *		That no session of the capture runs with more rights than its
+ *		logged role has here: each logged role exists, and either the
+ *		sessions run as their logged roles (as_logged), which role (the
+ *		run's) must be a member of, or they run as role, whose privileges
+ *		each logged role must have.  Otherwise a role that can get its
+ *		statements into a server's log would have them run with the rights
+ *		of whoever replays it.  SPI connected.
  */
 void
-pb_replay_check_roles(const char *nsp, int64 capture_id, Oid role)
+pb_replay_check_roles(const char *nsp, int64 capture_id, Oid role, bool as_logged)
 {
 	Oid			types[1] = {INT8OID};
 	Datum		values[1] = {Int64GetDatum(capture_id)};
 	char	   *sql;
 
-	sql = psprintf("SELECT DISTINCT role_name FROM %s.polarbench_capture_sessions"
-				   " WHERE capture_id OPERATOR(pg_catalog.=) $1", nsp);
+	sql = psprintf("SELECT DISTINCT role_name COLLATE \"C\" FROM %s.polarbench_capture_sessions"
+				   " WHERE capture_id OPERATOR(pg_catalog.=) $1"
+				   " ORDER BY 1", nsp);
 	if (SPI_execute_with_args(sql, 1, types, values, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the sessions of capture " INT64_FORMAT, capture_id);
 	for (uint64 r = 0; r < SPI_processed; r++)
@@ -316,11 +324,19 @@ pb_replay_check_roles(const char *nsp, int64 capture_id, Oid role)
 					(errcode(ERRCODE_UNDEFINED_OBJECT),
 					 errmsg("role \"%s\" of capture " INT64_FORMAT " does not exist",
 							name ? name : "", capture_id),
-					 errdetail("With \"roles\", each session runs as the role the log shows.")));
-		if (!is_member_of_role(role, logged))
+					 errdetail("A session runs with its logged role's rights, or with fewer."),
+					 errhint("Create the role, or capture the other roles' sessions only (polarbench_capture_log's argument role).")));
+		if (as_logged && !is_member_of_role(role, logged))
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 					 errmsg("permission denied to replay the sessions of role \"%s\"", name),
 					 errdetail("With \"roles\", each session runs as the role the log shows, which the run's role must be a member of.")));
+		if (!as_logged && !has_privs_of_role(logged, role))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("permission denied to replay the sessions of role \"%s\" as role \"%s\"",
+							name, GetUserNameFromId(role, false)),
+					 errdetail("Their statements would run with privileges that role \"%s\" does not have.", name),
+					 errhint("Give the option \"roles\": true to run each session as its logged role.")));
 	}
 }

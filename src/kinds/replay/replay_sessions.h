@@ -35,6 +35,7 @@ typedef struct PbReplaySession
 {
 	int			session_no;
 	char	   *role;			/* the logged role's name */
+	Oid			role_oid;		/* and its OID here, InvalidOid if none */
 	int			nstatements;
 	PbReplayStatement *statements;
 	int			next;			/* the next to run */
@@ -55,7 +56,8 @@ typedef struct PbReplayCapture
 /* replay_sessions.c */
 extern bool pb_replay_capture_info(const char *nsp, int64 capture_id,
 								   PbReplayCapture *info);
-extern void pb_replay_check_roles(const char *nsp, int64 capture_id, Oid role);
+extern void pb_replay_check_roles(const char *nsp, int64 capture_id, Oid role,
+								  bool as_logged);
 extern PbReplaySession *pb_replay_load(const char *nsp, int64 capture_id,
 									   const PbReplayCapture *info,
 									   int nclients, int client_no,
