@@ -48,7 +48,7 @@ PB_FUNCTION_OBJS = src/functions/callsite.o src/functions/run_args.o \
 	src/functions/workload_list.o src/functions/init_parallel.o \
 	src/functions/init_distributed.o \
 	src/functions/init.o src/functions/dataset_list.o \
-	src/functions/capture.o
+	src/functions/capture.o src/functions/module.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_KIND_OPTIONS_SRCS)) \
 	$(patsubst %.c,%.o,$(PB_MEASURE_SRCS)) \

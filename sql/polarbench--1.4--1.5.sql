@@ -622,7 +622,7 @@ CREATE TABLE polarbench_capture_data (
 	captured_by			oid NOT NULL,
 	captured_at			timestamptz NOT NULL,
 	source				text NOT NULL,
-	format				text NOT NULL CHECK (format IN ('csvlog', 'stderr')),
+	format				text NOT NULL CHECK (format IN ('csvlog', 'stderr', 'hooks')),
 	filters				jsonb NOT NULL,
 	first_at			timestamptz,
 	last_at				timestamptz,
@@ -656,7 +656,8 @@ CREATE TABLE polarbench_capture_session_data (
  * A session's statements, up to a thousand a row, from first_statement on:
  * each field an array with an element per statement.  names is NULL for
  * the simple protocol; a statement's parameters are params from the
- * previous one's param_ends (0 for the first) to its own.
+ * previous one's param_ends (0 for the first) to its own, their types
+ * param_types' elements there (NULL where not known: a log's).
  */
 CREATE TABLE polarbench_capture_chunk_data (
 	capture_id			bigint NOT NULL
@@ -669,6 +670,7 @@ CREATE TABLE polarbench_capture_chunk_data (
 	names				text[] NOT NULL,
 	param_ends			int[] NOT NULL,
 	params				text[] NOT NULL,
+	param_types			oid[] NOT NULL,
 	durations			float8[] NOT NULL,
 	sqlstates			text[] NOT NULL,
 	errors				text[] NOT NULL,
@@ -730,6 +732,31 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE;
 REVOKE ALL ON FUNCTION polarbench_capture_log(text, text, text, text, text,
 	timestamptz, timestamptz, text) FROM PUBLIC;
 
+/*
+ * Capture the top-level statements of client sessions as they run, through
+ * hooks (polarbench in shared_preload_libraries), filtered by database,
+ * role and application, up to max_size bytes of statements (and
+ * polarbench.capture_memory); polarbench_capture_stop() ends it and keeps
+ * what it captured as a capture of the role that started it.  The same
+ * privileges as polarbench_capture_log.
+ */
+CREATE FUNCTION polarbench_capture_start(database text DEFAULT NULL,
+										 role text DEFAULT NULL,
+										 application text DEFAULT NULL,
+										 max_size bigint DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME', 'polarbench_capture_start'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE;
+REVOKE ALL ON FUNCTION polarbench_capture_start(text, text, text, bigint) FROM PUBLIC;
+
+CREATE FUNCTION polarbench_capture_stop(OUT capture_id bigint, OUT sessions int,
+										OUT statements bigint, OUT errors bigint,
+										OUT skipped bigint, OUT seconds float8)
+RETURNS record
+AS 'MODULE_PATHNAME', 'polarbench_capture_stop'
+LANGUAGE C STRICT VOLATILE;
+REVOKE ALL ON FUNCTION polarbench_capture_stop() FROM PUBLIC;
+
 /* Drop a capture: its role, roles with its privileges, superusers */
 CREATE FUNCTION polarbench_capture_drop(capture_id bigint)
 RETURNS boolean
@@ -783,7 +810,10 @@ CREATE VIEW polarbench_capture_statements AS
 		   END AS parameters,
 		   u.duration, u.sqlstate,
 		   CASE WHEN v.may_read THEN u.error END AS error,
-		   u.shape_no
+		   u.shape_no,
+		   CASE WHEN v.may_read AND u.name IS NOT NULL
+				THEN k.param_types[COALESCE(k.param_ends[u.n::int - 1], 0) + 1 : k.param_ends[u.n::int]]::pg_catalog.regtype[]
+		   END AS parameter_types
 	  FROM polarbench_capture_chunk_data k
 	  JOIN polarbench_capture_data c ON c.capture_id = k.capture_id
 	  CROSS JOIN LATERAL (SELECT polarbench_may_read(c.captured_by) AS may_read) v

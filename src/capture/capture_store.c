@@ -64,6 +64,7 @@ typedef enum ChunkColumn
 	CC_NAMES,
 	CC_PARAM_ENDS,
 	CC_PARAMS,
+	CC_PARAM_TYPES,
 	CC_DURATIONS,
 	CC_SQLSTATES,
 	CC_ERRORS,
@@ -72,8 +73,8 @@ typedef enum ChunkColumn
 } ChunkColumn;
 
 static const Oid chunk_types[CC_COUNT] = {
-	TIMESTAMPTZOID, INT8OID, TEXTOID, TEXTOID, INT4OID, TEXTOID, FLOAT8OID,
-	TEXTOID, TEXTOID, INT4OID
+	TIMESTAMPTZOID, INT8OID, TEXTOID, TEXTOID, INT4OID, TEXTOID, OIDOID,
+	FLOAT8OID, TEXTOID, TEXTOID, INT4OID
 };
 
 /* a shape, by its text's hash (colliding ones at the next hashes) */
@@ -171,9 +172,9 @@ pb_capture_store_begin(Oid schema, Oid captured_by, const char *source,
 		chunk_arg_types[3 + i] = get_array_type(chunk_types[i]);
 	store->insert_chunk = SPI_prepare(psprintf("INSERT INTO %s.polarbench_capture_chunk_data"
 											   " (capture_id, session_no, first_statement, at, lines,"
-											   "  texts, names, param_ends, params, durations,"
-											   "  sqlstates, errors, shapes)"
-											   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+											   "  texts, names, param_ends, params, param_types,"
+											   "  durations, sqlstates, errors, shapes)"
+											   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
 											   store->nsp),
 									  CC_COUNT + 3, chunk_arg_types);
 	if (store->insert_chunk == NULL)
@@ -209,7 +210,7 @@ chunk_write(PbCaptureStore *store, int session_no)
 	values[2] = Int64GetDatum(c->first);
 	for (int i = 0; i < CC_COUNT; i++)
 	{
-		int			n = i == CC_PARAMS ? c->nparams : c->n;
+		int			n = i == CC_PARAMS || i == CC_PARAM_TYPES ? c->nparams : c->n;
 		int			dims[1] = {n};
 		int			lbs[1] = {1};
 
@@ -257,7 +258,7 @@ chunk_room(PbCaptureStore *store, Chunk *c, int nparams)
 
 		for (int i = 0; i < CC_COUNT; i++)
 		{
-			if (i == CC_PARAMS)
+			if (i == CC_PARAMS || i == CC_PARAM_TYPES)
 				continue;
 			c->values[i] = c->values[i] == NULL ? palloc(cap * sizeof(Datum)) :
 				repalloc(c->values[i], cap * sizeof(Datum));
@@ -274,6 +275,10 @@ chunk_room(PbCaptureStore *store, Chunk *c, int nparams)
 			repalloc(c->values[CC_PARAMS], cap * sizeof(Datum));
 		c->nulls[CC_PARAMS] = c->nulls[CC_PARAMS] == NULL ? palloc(cap * sizeof(bool)) :
 			repalloc(c->nulls[CC_PARAMS], cap * sizeof(bool));
+		c->values[CC_PARAM_TYPES] = c->values[CC_PARAM_TYPES] == NULL ? palloc(cap * sizeof(Datum)) :
+			repalloc(c->values[CC_PARAM_TYPES], cap * sizeof(Datum));
+		c->nulls[CC_PARAM_TYPES] = c->nulls[CC_PARAM_TYPES] == NULL ? palloc(cap * sizeof(bool)) :
+			repalloc(c->nulls[CC_PARAM_TYPES], cap * sizeof(bool));
 		c->param_cap = cap;
 	}
 	MemoryContextSwitchTo(old);
@@ -406,6 +411,9 @@ pb_capture_store_add(PbCaptureStore *store, const PbCaptureStatement *st)
 		c->nulls[CC_PARAMS][c->nparams] = st->params[p] == NULL;
 		c->values[CC_PARAMS][c->nparams] = st->params[p] == NULL ? (Datum) 0 :
 			log_text(store, st->params[p], st->line);
+		c->nulls[CC_PARAM_TYPES][c->nparams] = st->param_types == NULL;
+		c->values[CC_PARAM_TYPES][c->nparams] = st->param_types == NULL ? (Datum) 0 :
+			ObjectIdGetDatum((Oid) st->param_types[p]);
 		c->nparams++;
 	}
 	c->values[CC_PARAM_ENDS][i] = Int32GetDatum(c->nparams);
@@ -521,13 +529,15 @@ shapes_write(PbCaptureStore *store)
 }
 
 /*
- * The end of the log: the waiting statements are written, a row per
- * session and per shape, and the capture's counts.
+ * The end of the capture: the waiting statements are written, a row per
+ * session (each found by session) and per shape, and the capture's counts
+ * with its format ("csvlog", "stderr" or "hooks").
  */
 void
-pb_capture_store_finish(PbCaptureStore *store, const PbCapture *capture)
+pb_capture_store_finish(PbCaptureStore *store, const PbCaptureCounts *counts,
+						const char *format, PbCaptureSessionFn session,
+						const void *session_arg)
 {
-	const PbCaptureCounts *counts = pb_capture_counts(capture);
 	SPIPlanPtr	plan;
 	Oid			types[12] = {INT8OID, INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID,
 	TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID, INT8OID, INT8OID};
@@ -549,7 +559,7 @@ pb_capture_store_finish(PbCaptureStore *store, const PbCapture *capture)
 		elog(ERROR, "could not prepare the capture's sessions");
 	for (int no = 1; no <= counts->sessions; no++)
 	{
-		const PbCaptureSession *s = pb_capture_session(capture, no);
+		const PbCaptureSession *s = session(session_arg, no);
 		Datum		values[12];
 		char		nulls[13] = "            ";
 
@@ -577,7 +587,7 @@ pb_capture_store_finish(PbCaptureStore *store, const PbCapture *capture)
 			elog(ERROR, "could not store a session of the capture");
 	}
 	cvalues[0] = Int64GetDatum(store->capture_id);
-	cvalues[1] = CStringGetTextDatum(counts->format == PB_LOG_CSV ? "csvlog" : "stderr");
+	cvalues[1] = CStringGetTextDatum(format);
 	cvalues[2] = Int32GetDatum((int32) counts->sessions);
 	cvalues[3] = Int64GetDatum((int64) counts->statements);
 	cvalues[4] = Int64GetDatum((int64) counts->errors);

@@ -22,7 +22,14 @@ extern PbCaptureStore *pb_capture_store_begin(Oid schema, Oid captured_by,
 extern int64 pb_capture_store_id(const PbCaptureStore *store);
 extern void pb_capture_store_add(PbCaptureStore *store,
 								 const PbCaptureStatement *st);
+/* the capture's session numbered session_no (1-based), for the store */
+typedef const PbCaptureSession *(*PbCaptureSessionFn) (const void *arg,
+													   int session_no);
+
 extern void pb_capture_store_finish(PbCaptureStore *store,
-									const PbCapture *capture);
+									const PbCaptureCounts *counts,
+									const char *format,
+									PbCaptureSessionFn session,
+									const void *session_arg);
 
 #endif							/* PB_CAPTURE_STORE_H */

@@ -53,7 +53,7 @@
 
 const char *const pb_capture_skip_names[PB_SKIP_KINDS] = {
 	"copy", "fastpath", "large_object", "client_encoding", "no_parameters",
-	"outside_range", "incomplete"
+	"outside_range", "incomplete", "over_bound"
 };
 
 const char *const pb_capture_skip_what[PB_SKIP_KINDS] = {
@@ -63,7 +63,8 @@ const char *const pb_capture_skip_what[PB_SKIP_KINDS] = {
 	"SET client_encoding statements",
 	"statements that failed at their bind",
 	"statements outside the time range",
-	"incomplete last lines"
+	"incomplete last lines",
+	"statements past the capture's bound"
 };
 
 const char *const pb_capture_skip_why[PB_SKIP_KINDS] = {
@@ -73,7 +74,8 @@ const char *const pb_capture_skip_why[PB_SKIP_KINDS] = {
 	"The log is in the database's encoding.",
 	"The log does not show their parameters; log_parameter_max_length_on_error = -1 shows them.",
 	"Statements before since or from until are left out, but for those that finish a transaction begun within the range.",
-	"The server was still writing them."
+	"The server was still writing them.",
+	"A capture through hooks keeps what its max_size and polarbench.capture_memory allow; the sessions were not held back."
 };
 
 /* a session of the log, and what is being made of its statements */

@@ -155,6 +155,7 @@ typedef enum PbCaptureSkip
 	PB_SKIP_NO_PARAMETERS,		/* failed at its bind: no parameters logged */
 	PB_SKIP_OUTSIDE_RANGE,		/* before since, after until */
 	PB_SKIP_INCOMPLETE,			/* the last line, still being written */
+	PB_SKIP_BOUND,				/* past a hooks capture's bound */
 	PB_SKIP_KINDS
 } PbCaptureSkip;
 
@@ -192,7 +193,8 @@ typedef struct PbCaptureOptions
  * A statement as the capture keeps it.  name is NULL for the simple
  * protocol, "" for the extended protocol's unnamed statement, else its
  * prepared statement's name; params are the bind's parameters as the log
- * shows them (NULL for SQL NULL).
+ * shows them (NULL for SQL NULL), with their types where known (a
+ * capture through hooks).
  */
 typedef struct PbCaptureStatement
 {
@@ -204,6 +206,7 @@ typedef struct PbCaptureStatement
 	char	   *name;
 	int			nparams;
 	char	  **params;
+	unsigned int *param_types;	/* their types' Oids; NULL: not known */
 	double		duration;		/* ms, parse and bind included; < 0 unknown */
 	char	   *error;			/* the error it failed with, or NULL */
 	char		sqlstate[6];	/* the error's SQLSTATE, "" if not logged */

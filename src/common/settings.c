@@ -36,8 +36,6 @@ int			pb_start_timeout = 60000;
 int			pb_lock_timeout = 5000;
 int			pb_end_grace = 5000;
 
-void		_PG_init(void);
-
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 
 /*
@@ -53,12 +51,12 @@ pb_shmem_request(void)
 }
 
 /*
- * _PG_init
+ * pb_settings_init
  *		Define the settings, and follow the statements this process runs
- *		(query_stack.c).
+ *		(query_stack.c); called from _PG_init (functions/module.c).
  */
 void
-_PG_init(void)
+pb_settings_init(void)
 {
 	DefineCustomIntVariable("polarbench.max_clients",
 							"Sets the maximum number of polarbench processes running at once: benchmark clients, run recorders, background runs' conductors and loader workers.",

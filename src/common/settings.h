@@ -31,4 +31,6 @@ extern PGDLLIMPORT int pb_lock_timeout;
 /* polarbench.end_grace, in milliseconds: a run's default grace at its end */
 extern PGDLLIMPORT int pb_end_grace;
 
+extern void pb_settings_init(void);
+
 #endif							/* PB_SETTINGS_H */

@@ -6,7 +6,8 @@
  *	  drops one.
  *
  * Reading a file of the server needs what COPY FROM a file needs:
- * superuser, or the privileges of pg_read_server_files.  A capture is its
+ * superuser, or the privileges of pg_read_server_files; so does a capture
+ * through hooks, which sees what a log of every statement would show.  A capture is its
  * role's: its texts (statements, parameters, errors, the file, the
  * filters, the sessions' roles, databases and applications) show in the
  * views only to that role, roles with its privileges and pg_read_all_stats,
@@ -28,6 +29,7 @@
 #include "access/htup_details.h"
 #include "access/xlog.h"
 #include "catalog/pg_authid.h"
+#include "commands/dbcommands.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -42,12 +44,15 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "capture_live.h"
 #include "capture_store.h"
 #include "engine.h"
 #include "settings_journal.h"
 
 PG_FUNCTION_INFO_V1(polarbench_capture_log);
 PG_FUNCTION_INFO_V1(polarbench_capture_drop);
+PG_FUNCTION_INFO_V1(polarbench_capture_start);
+PG_FUNCTION_INFO_V1(polarbench_capture_stop);
 
 /* how much of the log is read at a time */
 #define PB_LOG_READ_SIZE	(1024 * 1024)
@@ -121,6 +126,13 @@ capture_free_callback(void *arg)
 	pb_capture_free((PbCapture *) arg);
 }
 
+/* The session of a log's capture numbered no, for the store. */
+static const PbCaptureSession *
+log_session(const void *arg, int no)
+{
+	return pb_capture_session((const PbCapture *) arg, no);
+}
+
 /* A text argument, or NULL. */
 static char *
 text_arg(FunctionCallInfo fcinfo, int n)
@@ -153,6 +165,62 @@ log_path(const char *path)
 }
 
 /*
+ * Refuse a capture of what, by role captured_by, without the privileges
+ * of pg_read_server_files, or on a hot standby.
+ */
+static void
+check_may_capture(Oid captured_by, const char *what, const char *why)
+{
+	if (!has_privs_of_role(captured_by, ROLE_PG_READ_SERVER_FILES))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be superuser or have privileges of the pg_read_server_files role to capture %s", what),
+				 errhint("%s", why)));
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("cannot capture %s on a hot standby", what),
+				 errhint("Capture it on the primary; a replay of a capture that only reads runs on a standby.")));
+}
+
+/*
+ * A capture's row as polarbench_capture_log and polarbench_capture_stop
+ * return it, what it left out said in a NOTICE of each kind.
+ */
+static Datum
+capture_result(TupleDesc tupdesc, int64 capture_id, const PbCaptureCounts *counts)
+{
+	Datum		values[6];
+	bool		nulls[6] = {false};
+	int64		skipped = 0;
+
+	for (int i = 0; i < PB_SKIP_KINDS; i++)
+	{
+		if (counts->skipped[i] == 0)
+			continue;
+		skipped += counts->skipped[i];
+		if (i == PB_SKIP_BOUND)
+			ereport(NOTICE,
+					(errmsg("%s left out: %ld", pb_capture_skip_what[i],
+							counts->skipped[i]),
+					 errdetail("%s", pb_capture_skip_why[i])));
+		else
+			ereport(NOTICE,
+					(errmsg("%s left out: %ld, the first at line %ld",
+							pb_capture_skip_what[i], counts->skipped[i],
+							counts->skipped_line[i]),
+					 errdetail("%s", pb_capture_skip_why[i])));
+	}
+	values[0] = Int64GetDatum(capture_id);
+	values[1] = Int32GetDatum((int32) counts->sessions);
+	values[2] = Int64GetDatum((int64) counts->statements);
+	values[3] = Int64GetDatum((int64) counts->errors);
+	values[4] = Int64GetDatum(skipped);
+	values[5] = Float8GetDatum((double) (counts->last_at - counts->first_at) / 1000000.0);
+	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
+}
+
+/*
  * polarbench_capture_log(path, format, database, role, application, since,
  *		until, time_zone)
  *		SQL entry point: read the server log at path and keep its workload as
@@ -173,8 +241,6 @@ polarbench_capture_log(PG_FUNCTION_ARGS)
 	const PbCaptureStatement *st;
 	StringInfoData filters;
 	TupleDesc	tupdesc;
-	Datum		values[6];
-	bool		nulls[6] = {false};
 	Oid			captured_by = GetUserId();
 	Oid			save_user;
 	int			save_sec;
@@ -186,7 +252,6 @@ polarbench_capture_log(PG_FUNCTION_ARGS)
 	struct stat st_buf;
 	char	   *buf;
 	size_t		n;
-	int64		skipped = 0;
 
 	pb_journal_recover();
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
@@ -198,16 +263,8 @@ polarbench_capture_log(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("path must not be null"),
 				 errhint("Give the server log file to read, such as pg_current_logfile('csvlog').")));
-	if (!has_privs_of_role(captured_by, ROLE_PG_READ_SERVER_FILES))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("must be superuser or have privileges of the pg_read_server_files role to capture a server log"),
-				 errhint("A server log is a file of the server, which COPY FROM reads with the same privileges.")));
-	if (RecoveryInProgress())
-		ereport(ERROR,
-				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
-				 errmsg("cannot capture a log on a hot standby"),
-				 errhint("Capture it on the primary; a replay of a capture that only reads runs on a standby.")));
+	check_may_capture(captured_by, "a server log",
+					  "A server log is a file of the server, which COPY FROM reads with the same privileges.");
 	memset(&options, 0, sizeof(options));
 	if (format == NULL)
 		options.format = PB_LOG_AUTO;
@@ -303,30 +360,13 @@ polarbench_capture_log(PG_FUNCTION_ARGS)
 				 errmsg("the log holds no statement to capture"),
 				 errdetail("%ld lines were read.", counts->lines),
 				 errhint("Statements are in the log with log_statement = 'all' or log_min_duration_statement = 0, with lc_messages in English; the filters given may leave none.")));
-	pb_capture_store_finish(store, capture);
+	pb_capture_store_finish(store, counts,
+							counts->format == PB_LOG_CSV ? "csvlog" : "stderr",
+							log_session, capture);
 	pb_as_owner_end(nest, save_user, save_sec);
 	SPI_finish();
 
-	/* what was left out, said */
-	for (int i = 0; i < PB_SKIP_KINDS; i++)
-	{
-		if (counts->skipped[i] == 0)
-			continue;
-		skipped += counts->skipped[i];
-		ereport(NOTICE,
-				(errmsg("%s left out: %ld, the first at line %ld",
-						pb_capture_skip_what[i], counts->skipped[i],
-						counts->skipped_line[i]),
-				 errdetail("%s", pb_capture_skip_why[i])));
-	}
-
-	values[0] = Int64GetDatum(pb_capture_store_id(store));
-	values[1] = Int32GetDatum((int32) counts->sessions);
-	values[2] = Int64GetDatum((int64) counts->statements);
-	values[3] = Int64GetDatum((int64) counts->errors);
-	values[4] = Int64GetDatum(skipped);
-	values[5] = Float8GetDatum((double) (counts->last_at - counts->first_at) / 1000000.0);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+	PG_RETURN_DATUM(capture_result(tupdesc, pb_capture_store_id(store), counts));
 }
 
 /*
@@ -374,4 +414,63 @@ polarbench_capture_drop(PG_FUNCTION_ARGS)
 	pb_as_owner_end(nest, save_user, save_sec);
 	SPI_finish();
 	PG_RETURN_BOOL(true);
+}
+
+/*
+ * polarbench_capture_start(database, role, application, max_size)
+ *		SQL entry point: start capturing, through hooks, the top-level
+ *		statements of the client sessions the filters keep, for the calling
+ *		role, up to max_size bytes; at once, one capture at a time.
+ */
+Datum
+polarbench_capture_start(PG_FUNCTION_ARGS)
+{
+	char	   *database = text_arg(fcinfo, 0);
+	char	   *role = text_arg(fcinfo, 1);
+	PbLiveFilters filters;
+
+	check_may_capture(GetUserId(), "statements through hooks",
+					  "A capture sees the statements of every session, with their parameters, as a server log would.");
+	memset(&filters, 0, sizeof(filters));
+	filters.database = database ? get_database_oid(database, false) : InvalidOid;
+	filters.role = role ? get_role_oid(role, false) : InvalidOid;
+	filters.application = text_arg(fcinfo, 2);
+	if (!PG_ARGISNULL(3) && PG_GETARG_INT64(3) <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_size must be positive"),
+				 errhint("It bounds the bytes of statements a capture keeps; without it, polarbench.capture_memory does.")));
+	filters.max_size = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT64(3);
+	pb_capture_live_start(GetUserId(), &filters);
+	PG_RETURN_VOID();
+}
+
+/*
+ * polarbench_capture_stop()
+ *		SQL entry point: stop the capture through hooks going on and store
+ *		what it kept as a capture of its role, in the caller's transaction;
+ *		returns its id and counts, as polarbench_capture_log does.
+ */
+Datum
+polarbench_capture_stop(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	PbLiveCapture *live;
+	PbCaptureCounts counts;
+	Oid			save_user;
+	int			save_sec;
+	int			nest;
+	Oid			schema;
+	int64		capture_id;
+
+	pb_journal_recover();
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	live = pb_capture_live_stop();
+	SPI_connect();
+	nest = pb_as_owner_begin(pb_extension_owner(&schema), &save_user, &save_sec);
+	capture_id = pb_capture_live_store(live, schema, &counts);
+	pb_as_owner_end(nest, save_user, save_sec);
+	SPI_finish();
+	PG_RETURN_DATUM(capture_result(tupdesc, capture_id, &counts));
 }

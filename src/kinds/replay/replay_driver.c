@@ -396,7 +396,7 @@ pb_replay_exec(PbReplayDriver *d, const PbReplayStatement *st,
 		key = psprintf("e%s", st->text);
 		p = pb_replay_find(d, key, &found);
 		if (!found)
-			p = pb_replay_prepare(d, key, st->text, st->nparams, NULL);
+			p = pb_replay_prepare(d, key, st->text, st->nparams, st->param_types);
 		if (p->nparams != st->nparams)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROTOCOL_VIOLATION),

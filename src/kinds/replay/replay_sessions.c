@@ -189,7 +189,8 @@ pb_replay_load(const char *nsp, int64 capture_id, const PbReplayCapture *info,
 	values[1] = PointerGetDatum(construct_array(mine, nmine, INT4OID, 4, true, TYPALIGN_INT));
 	sql = psprintf("SELECT session_no, at, statement,"
 				   "       protocol OPERATOR(pg_catalog.=) 'extended' AS extended,"
-				   "       parameters, sqlstate, shape_no"
+				   "       parameters, sqlstate, shape_no,"
+				   "       parameter_types::pg_catalog.oid[]"
 				   "  FROM %s.polarbench_capture_statements"
 				   " WHERE capture_id OPERATOR(pg_catalog.=) $1"
 				   "   AND session_no OPERATOR(pg_catalog.=) ANY ($2)"
@@ -251,6 +252,25 @@ pb_replay_load(const char *nsp, int64 capture_id, const PbReplayCapture *info,
 				st->params = palloc0(sizeof(char *) * Max(st->nparams, 1));
 				for (int i = 0; i < st->nparams; i++)
 					st->params[i] = nulls[i] ? NULL : TextDatumGetCString(elems[i]);
+			}
+		}
+		{
+			Datum		ptypes = SPI_getbinval(tuple, desc, 8, &isnull);
+
+			if (!isnull)
+			{
+				Datum	   *elems;
+				bool	   *nulls;
+				int			n;
+
+				deconstruct_array(DatumGetArrayTypeP(ptypes), OIDOID, sizeof(Oid), true,
+								  TYPALIGN_INT, &elems, &nulls, &n);
+				if (n == st->nparams)
+				{
+					st->param_types = palloc0(sizeof(Oid) * Max(n, 1));
+					for (int i = 0; i < n; i++)
+						st->param_types[i] = nulls[i] ? InvalidOid : DatumGetObjectId(elems[i]);
+				}
 			}
 		}
 		{

@@ -23,6 +23,7 @@ typedef struct PbReplayStatement
 	bool		extended;		/* of the extended protocol: params bound */
 	int			nparams;
 	char	  **params;			/* NULL for SQL NULL */
+	Oid		   *param_types;	/* their types, 0 where not known; or NULL */
 	char		sqlstate[6];	/* the error the log shows, "" for none */
 	int			shape;			/* the capture's shape_no, 0 for none */
 	PbSqlTxn	txn;			/* what it does to the transaction */
