@@ -193,6 +193,8 @@ polarbench_init(PG_FUNCTION_ARGS)
 	pb_staging_drop_orphans(&opts);
 	if (!opts.extend)
 		pb_staging_check_names(ds, &opts, names);
+	if (pb_shards_load_on_nodes(&opts))
+		pb_shards_check(&opts);
 
 	if (pb_shards_load_on_nodes(&opts))
 	{

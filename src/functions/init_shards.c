@@ -105,6 +105,8 @@ static List *pb_shards_gather(const PbLoadOptions *opts, List *tables,
 							  Oid *key_type);
 static int64 pb_shards_key(Oid key_type, int32 lo, int32 hi);
 static Datum pb_list_array(List *list, Oid elemtype);
+static Oid	pb_shards_check_shard(Oid relid, const PbLoadOptions *opts,
+								  const char *shard);
 
 PG_FUNCTION_INFO_V1(polarbench_fill_shards);
 
@@ -140,6 +142,23 @@ pb_shards_load_on_nodes(const PbLoadOptions *opts)
 }
 
 /*
+ * pb_shards_check
+ *		Refuse, before anything is written, a load on the nodes that the
+ *		conducting table could not be created for.
+ */
+void
+pb_shards_check(const PbLoadOptions *opts)
+{
+	if (OidIsValid(get_relname_relid(PB_CONDUCT_TABLE, opts->nspid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("table \"%s.%s\" is in the way of a distributed load",
+						opts->nspname, PB_CONDUCT_TABLE),
+				 errdetail("polarbench_init creates it to conduct the nodes, and drops it before it returns."),
+				 errhint("Drop it, or rename it.")));
+}
+
+/*
  * pb_shards_load
  *		Load the data set of opts on the nodes of the cluster, its tables
  *		created, empty, in the caller's transaction (steps 2 to 5 of the
@@ -164,13 +183,6 @@ pb_shards_load(const PbLoadOptions *opts, int64 *bytes)
 	int64		rows = 0;
 
 	(void) pb_extension_owner(&extschema);
-	if (OidIsValid(get_relname_relid(PB_CONDUCT_TABLE, opts->nspid)))
-		ereport(ERROR,
-				(errcode(ERRCODE_DUPLICATE_TABLE),
-				 errmsg("table \"%s.%s\" is in the way of a distributed load",
-						opts->nspname, PB_CONDUCT_TABLE),
-				 errdetail("polarbench_init creates it to conduct the nodes, and drops it before it returns."),
-				 errhint("Drop it, or rename it.")));
 
 	/* 2. Citus tables, each node's shards over one connection */
 	nest_level = NewGUCNestLevel();
@@ -384,6 +396,53 @@ pb_list_array(List *list, Oid elemtype)
 }
 
 /*
+ * The OID of shard, a table of the load's schema that
+ * polarbench_fill_shards() may fill with rows of table relid: created in
+ * the current transaction (its rows are written frozen past the executor,
+ * as COPY FREEZE writes them), into which the caller may insert, of the
+ * table's columns.
+ */
+static Oid
+pb_shards_check_shard(Oid relid, const PbLoadOptions *opts,
+					  const char *shard)
+{
+	Oid			shard_relid = get_relname_relid(shard, opts->nspid);
+	Relation	rel;
+	Relation	table;
+	AclResult	acl;
+	bool		same;
+
+	if (!OidIsValid(shard_relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation \"%s.%s\" does not exist",
+						opts->nspname, shard)));
+	rel = table_open(shard_relid, AccessShareLock);
+	if (rel->rd_createSubid == InvalidSubTransactionId)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("polarbench_fill_shards fills only shards created in its transaction"),
+				 errdetail("Relation \"%s.%s\" was not created in the current transaction.",
+						   opts->nspname, shard)));
+	table = table_open(relid, AccessShareLock);
+	same = RelationGetDescr(rel)->natts == RelationGetDescr(table)->natts;
+	for (int a = 0; same && a < RelationGetDescr(rel)->natts; a++)
+		same = TupleDescAttr(RelationGetDescr(rel), a)->atttypid ==
+			TupleDescAttr(RelationGetDescr(table), a)->atttypid;
+	if (!same)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("relation \"%s.%s\" does not have the columns of table \"%s\"",
+						opts->nspname, shard, RelationGetRelationName(table))));
+	table_close(table, AccessShareLock);
+	table_close(rel, AccessShareLock);
+	acl = pg_class_aclcheck(shard_relid, GetUserId(), ACL_INSERT);
+	if (acl != ACLCHECK_OK)
+		aclcheck_error(acl, OBJECT_TABLE, shard);
+	return shard_relid;
+}
+
+/*
  * polarbench_fill_shards(options bytea, tables text[], columns text[],
  *						  shards text[], mins int[], maxs int[])
  *		On a node of a Citus cluster, in a transaction that created the
@@ -396,7 +455,7 @@ pb_list_array(List *list, Oid elemtype)
 Datum
 polarbench_fill_shards(PG_FUNCTION_ARGS)
 {
-	bytea	   *options = PG_GETARG_BYTEA_PP(0);
+	bytea	   *options;
 	PbShardOptions shard_opts;
 	PbLoadOptions *opts = &shard_opts.opts;
 	const PbDataset *ds;
@@ -415,12 +474,14 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 	Datum		result_datums[2];
 	Oid		   *shard_oids;
 	int			path_nest;
+	ListCell   *lc;
 
 	for (int i = 0; i < 6; i++)
 		if (PG_ARGISNULL(i))
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("polarbench_fill_shards takes no NULL argument")));
+	options = PG_GETARG_BYTEA_PP(0);
 	if (VARSIZE_ANY_EXHDR(options) != sizeof(shard_opts))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -437,7 +498,7 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 				 errdetail("polarbench_fill_shards is called by polarbench_init on a Citus coordinator, which must run the same polarbench as every node."),
 				 errhint("Install the same version of polarbench on every node.")));
 	ds = pb_dataset_at(opts->dataset);
-	if (ds->fill_shards == NULL)
+	if (!pb_shards_load_on_nodes(opts))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("data set \"%s\" is not loaded on the nodes", ds->name)));
@@ -459,6 +520,25 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				 errmsg("the arrays of polarbench_fill_shards are not of the same length")));
+
+	/*
+	 * Every table the data set fills must be routed: its rows go nowhere
+	 * else (the shell tables Citus keeps on the nodes stay empty)
+	 */
+	foreach(lc, ds->distribution(opts))
+	{
+		PbDistributedTable *t = lfirst(lc);
+		bool		found = false;
+
+		for (int i = 0; i < n && !found; i++)
+			found = strcmp(TextDatumGetCString(tables[i]), t->table) == 0;
+		if (!found)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("polarbench_fill_shards has no shards of table \"%s\"",
+							t->table),
+					 errdetail("Each table of the data set takes its rows from the same generation, so all are filled together.")));
+	}
 
 	/* a route per table, over its shards here */
 	shard_oids = palloc(sizeof(Oid) * Max(n, 1));
@@ -485,31 +565,9 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 							TextDatumGetCString(columns[i]), table)));
 		for (; i < n && strcmp(TextDatumGetCString(tables[i]), table) == 0; i++)
 		{
-			char	   *shard = TextDatumGetCString(shards[i]);
-			Oid			shard_relid = get_relname_relid(shard, opts->nspid);
-			Relation	rel;
-			AclResult	acl;
+			Oid			shard_relid = pb_shards_check_shard(relid, opts,
+															TextDatumGetCString(shards[i]));
 
-			if (!OidIsValid(shard_relid))
-				ereport(ERROR,
-						(errcode(ERRCODE_UNDEFINED_TABLE),
-						 errmsg("relation \"%s.%s\" does not exist",
-								opts->nspname, shard)));
-			/*
-			 * Its rows are written frozen past the executor: only into a
-			 * table that this transaction created, as COPY FREEZE.
-			 */
-			rel = table_open(shard_relid, AccessShareLock);
-			if (rel->rd_createSubid == InvalidSubTransactionId)
-				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("polarbench_fill_shards fills only shards created in its transaction"),
-						 errdetail("Relation \"%s.%s\" was not created in the current transaction.",
-								   opts->nspname, shard)));
-			table_close(rel, AccessShareLock);
-			acl = pg_class_aclcheck(shard_relid, GetUserId(), ACL_INSERT);
-			if (acl != ACLCHECK_OK)
-				aclcheck_error(acl, OBJECT_TABLE, shard);
 			shard_relids[k] = shard_relid;
 			shard_oids[i] = shard_relid;
 			lo[k] = DatumGetInt32(mins[i]);
@@ -518,6 +576,8 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 		}
 		pb_route_add(relid, attnum, k, shard_relids, lo, hi);
 	}
+	/* after them, a route that drops the rows of any other table */
+	pb_route_add(InvalidOid, InvalidAttrNumber, 0, NULL, NULL, NULL);
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");

@@ -59,6 +59,9 @@
 /* first block of a batch's memory context */
 #define PB_BATCH_CONTEXT_SIZE	(2 * 1024 * 1024)
 
+static PbBulkInsert *pb_bulk_begin_table(Oid relid, PbProgress *progress,
+										 int batch, bool small_rows,
+										 Oid key_index);
 static PbBulkInsert *pb_bulk_begin_routed(PbShardRoute *route, Oid relid,
 										  PbProgress *progress, int batch,
 										  bool small_rows, Oid key_index);
@@ -89,16 +92,26 @@ PbBulkInsert *
 pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows,
 			  Oid key_index)
 {
-	PbBulkInsert *bulk;
-	SubTransactionId subid = GetCurrentSubTransactionId();
 	PbShardRoute *route = pb_route_find(relid);
-	List	   *indexes;
-	int			i;
 
 	if (route != NULL)
 		return pb_bulk_begin_routed(route, relid, progress, batch,
 									small_rows, key_index);
-	bulk = palloc0(sizeof(PbBulkInsert));
+	return pb_bulk_begin_table(relid, progress, batch, small_rows, key_index);
+}
+
+/*
+ * pb_bulk_begin() into the table relid itself, whatever the routes.
+ */
+static PbBulkInsert *
+pb_bulk_begin_table(Oid relid, PbProgress *progress, int batch,
+					bool small_rows, Oid key_index)
+{
+	PbBulkInsert *bulk = palloc0(sizeof(PbBulkInsert));
+	SubTransactionId subid = GetCurrentSubTransactionId();
+	List	   *indexes;
+	int			i;
+
 	bulk->rel = table_open(relid, RowExclusiveLock);
 	if (bulk->rel->rd_rel->relkind != RELKIND_RELATION)
 		elog(ERROR, "relation \"%s\" is not a table",
@@ -452,8 +465,8 @@ pb_bulk_store_routed(PbBulkInsert *bulk)
 		 * Whole batches and runs of pages for each shard: rows come to
 		 * all of them all along
 		 */
-		to = pb_bulk_begin(shard_relid, bulk->progress, bulk->batch,
-						   bulk->shard_small_rows, key);
+		to = pb_bulk_begin_table(shard_relid, bulk->progress, bulk->batch,
+								 bulk->shard_small_rows, key);
 		bulk->shard_bulks[shard] = to;
 	}
 	slot = pb_bulk_next_slot(to);

@@ -362,6 +362,7 @@ extern PGDLLEXPORT void pb_loader_worker_main(Datum main_arg);
 
 /* functions/init_shards.c */
 extern bool pb_shards_load_on_nodes(const PbLoadOptions *opts);
+extern void pb_shards_check(const PbLoadOptions *opts);
 extern int64 pb_shards_load(const PbLoadOptions *opts, int64 *bytes);
 
 /* functions/init_distributed.c */
