@@ -474,6 +474,7 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 	Datum		result_datums[2];
 	Oid		   *shard_oids;
 	int			path_nest;
+	int			wal_nest;
 	ListCell   *lc;
 
 	for (int i = 0; i < 6; i++)
@@ -583,7 +584,10 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 		elog(ERROR, "SPI_connect failed");
 	path_nest = pb_pin_search_path();
 	pb_progress_init(&progress, opts->total_rows, opts->progress, NULL);
+	/* the page images in WAL compressed, as a local load's */
+	wal_nest = pb_loader_compress_wal_begin(opts);
 	result[0] = ds->fill_shards(opts, &progress);
+	pb_loader_compress_wal_end(wal_nest);
 	pb_route_forget();
 	result[1] = 0;
 	for (int i = 0; i < n; i++)

@@ -215,6 +215,18 @@ pb_bulk_next_slot(PbBulkInsert *bulk)
 }
 
 /*
+ * Whether the row whose column attnum is value goes to no table here: a
+ * table routed to its shards (shard_route.c) by that column, the row's
+ * shard on another node.  The caller may then skip making the row.
+ */
+bool
+pb_bulk_row_elsewhere(PbBulkInsert *bulk, AttrNumber attnum, Datum value)
+{
+	return bulk->route != NULL && bulk->route->attnum == attnum &&
+		pb_route_shard(bulk->route, value, false) < 0;
+}
+
+/*
  * Add the row filled in the slot pb_bulk_next_slot() returned to the
  * batch, writing the batch when it is full.
  */

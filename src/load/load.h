@@ -343,6 +343,8 @@ extern void pb_route_forget(void);
 extern PbBulkInsert *pb_bulk_begin(Oid relid, PbProgress *progress,
 								   int batch, bool small_rows,
 								   Oid key_index);
+extern bool pb_bulk_row_elsewhere(PbBulkInsert *bulk, AttrNumber attnum,
+								  Datum value);
 extern TupleTableSlot *pb_bulk_next_slot(PbBulkInsert *bulk);
 extern void pb_bulk_store(PbBulkInsert *bulk);
 extern int64 pb_bulk_end(PbBulkInsert *bulk);

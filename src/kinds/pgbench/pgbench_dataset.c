@@ -485,6 +485,10 @@ pgb_fill_accounts(const PbLoadOptions *opts, int part, PbProgress *progress)
 		else
 			bulk = bulks[0];
 
+		/* on a Citus node, the rows of other nodes' shards are not made */
+		if (pb_bulk_row_elsewhere(bulk, 1, bigaid ? Int64GetDatum(aid) :
+								  Int32GetDatum((int32) aid)))
+			continue;
 		slot = pb_bulk_next_slot(bulk);
 		slot->tts_values[0] = bigaid ? Int64GetDatum(aid) :
 			Int32GetDatum((int32) aid);
