@@ -11,8 +11,8 @@
  * work.  Here the coordinator only conducts:
  *
  *	1. It runs the data set's own steps with every row dropped
- *	   (shard_route.c): the tables are created, empty, with their keys, as
- *	   a local load creates them.
+ *	   (shard_route.c; in polarbench_init(), init.c): the tables are
+ *	   created, empty, with their keys, as a local load creates them.
  *	2. It makes them Citus tables (init_distributed.c), on empty tables a
  *	   matter of DDL, in sequential mode (citus.multi_shard_modify_mode):
  *	   Citus then creates every shard of a node over one connection, in
@@ -22,15 +22,16 @@
  *	   tables (polarbench_load_conduct), holding one row per node: a key
  *	   of one of the node's shards, and the names and hash ranges of every
  *	   shard of the node, with the load's options.
- *	4. One query, SELECT sum(polarbench_fill_shards(...)) over that table,
+ *	4. One query, SELECT polarbench_fill_shards(...) over that table,
  *	   which Citus runs on every node at once, over the same connections,
  *	   so in the same transactions that created the shards: on each node,
  *	   polarbench_fill_shards() runs the data set's fill_shards step, its
  *	   rows routed by Citus's hash of their distribution column to the
  *	   node's shards or dropped (the other nodes write them), written by
  *	   the local loader's bulk path (frozen, full pages past shared
- *	   buffers, primary keys built as rows go, as the shards were created
- *	   in that transaction), then analyzes the shards.
+ *	   buffers, page images compressed in WAL, primary keys built as rows
+ *	   go, as the shards were created in that transaction), then analyzes
+ *	   the shards.
  *	5. It drops polarbench_load_conduct and checks that the nodes wrote
  *	   every row of the data set.
  *
@@ -42,9 +43,12 @@
  * is committed under another name, so a crash leaves nothing to drop
  * (Citus resolves its prepared transactions).
  *
- * Each node's rows are generated whole and filtered there: generating a
- * row costs far less than writing it.  Each node fills its shards in one
- * backend (one connection per node in sequential mode).
+ * Each node goes through every key of the data set and makes only the rows
+ * of its shards (pb_bulk_row_elsewhere()): a key hashed costs far less
+ * than a row written.  Each node fills its shards in one backend (one
+ * connection per node in sequential mode), then analyzes them with a
+ * statistics target divided by their number, so that together they sample
+ * about what one ANALYZE of the table would.
  *
  * Only data sets with a fill_shards step, whose hash-distributed tables
  * are all colocated and have an int or bigint distribution column,
@@ -59,6 +63,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
+#include "commands/vacuum.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -77,6 +82,9 @@
 
 /* The table that conducts the nodes, in the load's schema */
 #define PB_CONDUCT_TABLE		"polarbench_load_conduct"
+
+/* The lowest statistics target a shard is analyzed with */
+#define PB_SHARD_MIN_STATISTICS	10
 
 /* What polarbench_fill_shards() receives as its options */
 #define PB_SHARD_OPTIONS_MAGIC	0x70627368	/* "pbsh" */
@@ -105,6 +113,9 @@ static List *pb_shards_gather(const PbLoadOptions *opts, List *tables,
 							  Oid *key_type);
 static int64 pb_shards_key(Oid key_type, int32 lo, int32 hi);
 static Datum pb_list_array(List *list, Oid elemtype);
+static void pb_shards_analyze(const char *nspname, const char *shard,
+							  int nshards);
+static int	pb_count_equal(const Datum *texts, int n, Datum wanted);
 static Oid	pb_shards_check_shard(Oid relid, const PbLoadOptions *opts,
 								  const char *shard);
 
@@ -443,6 +454,44 @@ pb_shards_check_shard(Oid relid, const PbLoadOptions *opts,
 }
 
 /*
+ * Analyze shard, one of nshards of its table on this node, sampling about
+ * 1 / nshards of the rows a local load's ANALYZE of the whole table would
+ * (its statistics target divided by nshards, at least
+ * PB_SHARD_MIN_STATISTICS): an ANALYZE of full target on each of a
+ * node's shards would sample as many rows as the load writes there.
+ * SPI connected.
+ */
+static void
+pb_shards_analyze(const char *nspname, const char *shard, int nshards)
+{
+	int			nest_level = NewGUCNestLevel();
+	char		target[16];
+
+	snprintf(target, sizeof(target), "%d",
+			 Max(PB_SHARD_MIN_STATISTICS,
+				 default_statistics_target / Max(1, nshards)));
+	(void) set_config_option("default_statistics_target", target,
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
+	pb_loader_sql("analyze %s.%s", quote_identifier(nspname),
+				  quote_identifier(shard));
+	AtEOXact_GUC(true, nest_level);
+}
+
+/* The elements of texts (of n) equal to wanted */
+static int
+pb_count_equal(const Datum *texts, int n, Datum wanted)
+{
+	char	   *value = TextDatumGetCString(wanted);
+	int			count = 0;
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(TextDatumGetCString(texts[i]), value) == 0)
+			count++;
+	return count;
+}
+
+/*
  * polarbench_fill_shards(options bytea, tables text[], columns text[],
  *						  shards text[], mins int[], maxs int[])
  *		On a node of a Citus cluster, in a transaction that created the
@@ -592,8 +641,8 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 	result[1] = 0;
 	for (int i = 0; i < n; i++)
 	{
-		pb_loader_sql("analyze %s.%s", quote_identifier(opts->nspname),
-					  quote_identifier(TextDatumGetCString(shards[i])));
+		pb_shards_analyze(opts->nspname, TextDatumGetCString(shards[i]),
+						  pb_count_equal(tables, n, tables[i]));
 		result[1] += DatumGetInt64(DirectFunctionCall1(pg_total_relation_size,
 													   ObjectIdGetDatum(shard_oids[i])));
 	}
