@@ -590,7 +590,8 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 					 errdetail("Each table of the data set takes its rows from the same generation, so all are filled together.")));
 	}
 
-	/* a route per table, over its shards here */
+	/* a route per table, over its shards here, and only those */
+	pb_route_forget();
 	shard_oids = palloc(sizeof(Oid) * Max(n, 1));
 	for (int i = 0; i < n;)
 	{

@@ -20,7 +20,8 @@
  * shards' shardminvalue and shardmaxvalue, both included.
  *
  * Routes live in TopTransactionContext and are forgotten at the end of
- * the transaction, whatever ends it.
+ * the transaction, whatever ends it, and at the abort of a subtransaction
+ * (a load that failed, its error caught).
  *
  *-------------------------------------------------------------------------
  */
@@ -40,6 +41,9 @@ static List *pb_routes = NIL;
 static bool pb_routes_callback = false;
 
 static void pb_route_xact_end(XactEvent event, void *arg);
+static void pb_route_subxact_abort(SubXactEvent event,
+								   SubTransactionId mySubid,
+								   SubTransactionId parentSubid, void *arg);
 
 /*
  * Forget the routes when the transaction that registered them ends.
@@ -50,6 +54,19 @@ pb_route_xact_end(XactEvent event, void *arg)
 	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
 		event == XACT_EVENT_PARALLEL_COMMIT ||
 		event == XACT_EVENT_PARALLEL_ABORT || event == XACT_EVENT_PREPARE)
+		pb_routes = NIL;
+}
+
+/*
+ * Forget the routes when a subtransaction aborts: the load that registered
+ * them failed, and a caller that goes on after catching its error (a
+ * PL/pgSQL EXCEPTION block) must not see its next rows dropped.
+ */
+static void
+pb_route_subxact_abort(SubXactEvent event, SubTransactionId mySubid,
+					   SubTransactionId parentSubid, void *arg)
+{
+	if (event == SUBXACT_EVENT_ABORT_SUB)
 		pb_routes = NIL;
 }
 
@@ -71,6 +88,7 @@ pb_route_add(Oid relid, AttrNumber attnum, int nshards,
 	if (!pb_routes_callback)
 	{
 		RegisterXactCallback(pb_route_xact_end, NULL);
+		RegisterSubXactCallback(pb_route_subxact_abort, NULL);
 		pb_routes_callback = true;
 	}
 	route->relid = relid;

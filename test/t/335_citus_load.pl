@@ -194,6 +194,32 @@ is(state_of(), $before, '... nothing changed on any node');
 is(value($sums_sql), $sums, '... the old tables with their rows');
 $c->safe_psql('postgres', 'DROP TABLE polarbench_load_conduct');
 
+# ---- a load failed on the coordinator, its error caught ---------------------
+
+# the rows of a later load in the same transaction are not dropped as the
+# coordinator's rows of the failed distributed load were
+$c->safe_psql('postgres', q{
+	CREATE FUNCTION pb_no_alter() RETURNS event_trigger LANGUAGE plpgsql AS $$
+	BEGIN
+		RAISE EXCEPTION 'no ALTER TABLE on the coordinator';
+	END $$;
+	CREATE EVENT TRIGGER pb_no_alter ON ddl_command_start WHEN TAG IN ('ALTER TABLE')
+		EXECUTE FUNCTION pb_no_alter();
+});
+is($c->safe_psql('postgres', q{
+	BEGIN;
+	DO $$
+	BEGIN
+		PERFORM polarbench_init('pgbench', scale => 1, distributed => true, shard_count => 4);
+	EXCEPTION WHEN raise_exception THEN
+		RAISE NOTICE 'caught';
+	END $$;
+	DROP EVENT TRIGGER pb_no_alter;
+	SELECT rows FROM polarbench_init('ycsb', records => 100);
+	SELECT count(*) FROM usertable;
+	ROLLBACK;}),
+	"100\n100", 'a load after a distributed one that failed and was caught keeps its rows');
+
 # ---- polarbench_fill_shards by hand -----------------------------------------
 
 # the options the coordinator sent worker1 in its last load, from its log
