@@ -30,7 +30,7 @@ PB_COMMON_OBJS = src/common/query_stack.o src/common/args.o src/common/safe_sql.
 PB_RUN_OBJS = src/run/figures.o src/run/segment.o src/run/config.o
 PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/load_progress.o src/load/load_wal.o src/load/btree_build.o \
-	src/load/page_writers.o src/load/bulk_insert.o src/load/load_staging.o
+	src/load/page_writers.o src/load/shard_route.o src/load/bulk_insert.o src/load/load_staging.o
 PB_DRIVER_OBJS = src/drivers/statement_exec.o src/drivers/driver_options.o \
 	src/drivers/report_query.o
 PB_REGISTRY_OBJS = src/drivers/registry.o
@@ -46,7 +46,7 @@ PB_FUNCTION_OBJS = src/functions/callsite.o src/functions/run_args.o \
 	src/functions/sweep.o src/functions/record_check.o \
 	src/functions/nodes.o src/functions/compare.o \
 	src/functions/workload_list.o src/functions/init_parallel.o \
-	src/functions/init_distributed.o \
+	src/functions/init_distributed.o src/functions/init_shards.o \
 	src/functions/init.o src/functions/dataset_list.o \
 	src/functions/capture.o src/functions/module.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \

@@ -1057,3 +1057,18 @@ CREATE FUNCTION polarbench_sweep_report_html(sweep_ids bigint[], metric text DEF
 RETURNS text
 AS 'MODULE_PATHNAME', 'polarbench_sweep_report_html'
 LANGUAGE C STABLE PARALLEL RESTRICTED;
+
+/*
+ * On a node of a Citus cluster, called by polarbench_init(..., distributed
+ * => true) on the coordinator through Citus, in its transaction: fill the
+ * shards named (tables[i]'s shard shards[i], of hash range mins[i] to
+ * maxs[i] of its column columns[i]) with their rows of the data set of
+ * options.  Only shards created in the current transaction, into which the
+ * caller may insert, are filled.  Returns the rows inserted and the shards'
+ * size on disk.
+ */
+CREATE FUNCTION polarbench_fill_shards(options bytea, tables text[], columns text[],
+									   shards text[], mins int[], maxs int[])
+RETURNS bigint[]
+AS 'MODULE_PATHNAME', 'polarbench_fill_shards'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;

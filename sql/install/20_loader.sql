@@ -61,6 +61,21 @@ REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int,
 	FROM PUBLIC;
 
 /*
+ * On a node of a Citus cluster, called by polarbench_init(..., distributed
+ * => true) on the coordinator through Citus, in its transaction: fill the
+ * shards named (tables[i]'s shard shards[i], of hash range mins[i] to
+ * maxs[i] of its column columns[i]) with their rows of the data set of
+ * options.  Only shards created in the current transaction, into which the
+ * caller may insert, are filled.  Returns the rows inserted and the shards'
+ * size on disk.
+ */
+CREATE FUNCTION polarbench_fill_shards(options bytea, tables text[], columns text[],
+									   shards text[], mins int[], maxs int[])
+RETURNS bigint[]
+AS 'MODULE_PATHNAME', 'polarbench_fill_shards'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+/*
  * TPC-C's consistency conditions (clause 3.3.2.1 to 3.3.2.12), checked on
  * the TPC-C tables the caller's search_path finds, as the caller: one row
  * per condition, with the number of rows (warehouses, districts, orders,

@@ -193,19 +193,38 @@ polarbench_init(PG_FUNCTION_ARGS)
 	pb_staging_drop_orphans(&opts);
 	if (!opts.extend)
 		pb_staging_check_names(ds, &opts, names);
+	if (pb_shards_load_on_nodes(&opts))
+		pb_shards_check(&opts);
 
-	if (opts.parallel > 1 && ds->njobs(&opts, true) > 1)
-		rows = pb_loader_run_parallel(&opts, names);
+	if (pb_shards_load_on_nodes(&opts))
+	{
+		PbLoadOptions empty = opts;
+
+		/*
+		 * The tables, created empty by the data set's own steps (every row
+		 * dropped), then filled on the nodes (init_shards.c)
+		 */
+		empty.progress = false;
+		pb_route_add(InvalidOid, InvalidAttrNumber, 0, NULL, NULL, NULL);
+		(void) pb_init_serial(&empty, names);
+		pb_route_forget();
+		rows = pb_shards_load(&opts, &bytes);
+	}
 	else
-		rows = pb_init_serial(&opts, names);
+	{
+		if (opts.parallel > 1 && ds->njobs(&opts, true) > 1)
+			rows = pb_loader_run_parallel(&opts, names);
+		else
+			rows = pb_init_serial(&opts, names);
 
-	/*
-	 * As loaded here: Citus cannot tell the shards' sizes in the transaction
-	 * that copies rows to them.
-	 */
-	bytes = pb_init_bytes(&opts, names);
-	if (opts.distributed)
-		pb_distribute_tables(&opts);
+		/*
+		 * As loaded here: Citus cannot tell the shards' sizes in the
+		 * transaction that copies rows to them.
+		 */
+		bytes = pb_init_bytes(&opts, names);
+		if (opts.distributed)
+			pb_distribute_tables(&opts);
+	}
 	SPI_finish();
 
 	INSTR_TIME_SET_CURRENT(elapsed);

@@ -50,6 +50,7 @@
 #include "pgstat.h"
 #include "utils/backend_progress.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
@@ -58,6 +59,14 @@
 /* first block of a batch's memory context */
 #define PB_BATCH_CONTEXT_SIZE	(2 * 1024 * 1024)
 
+static PbBulkInsert *pb_bulk_begin_table(Oid relid, PbProgress *progress,
+										 int batch, bool small_rows,
+										 Oid key_index);
+static PbBulkInsert *pb_bulk_begin_routed(PbShardRoute *route, Oid relid,
+										  PbProgress *progress, int batch,
+										  bool small_rows, Oid key_index);
+static void pb_bulk_store_routed(PbBulkInsert *bulk);
+static int64 pb_bulk_end_routed(PbBulkInsert *bulk);
 static void pb_bulk_flush(PbBulkInsert *bulk);
 static char *palloc_aligned_pages(PbBulkInsert *bulk);
 static void pb_direct_add(PbBulkInsert *bulk, HeapTuple tuple,
@@ -73,10 +82,30 @@ static void pb_direct_finish(PbBulkInsert *bulk);
  * one index, created empty by the load, whose key (of one or more integer
  * columns) the rows fill in ascending order: it is built as they are
  * written (btree_build.c).
+ *
+ * A table routed to its shards (shard_route.c) takes its rows into the
+ * shards of this node instead, each with its own primary key built as
+ * rows go when key_index is given or when the shard has one (Citus gives
+ * the shards the keys the table had when it was distributed).
  */
 PbBulkInsert *
 pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows,
 			  Oid key_index)
+{
+	PbShardRoute *route = pb_route_find(relid);
+
+	if (route != NULL)
+		return pb_bulk_begin_routed(route, relid, progress, batch,
+									small_rows, key_index);
+	return pb_bulk_begin_table(relid, progress, batch, small_rows, key_index);
+}
+
+/*
+ * pb_bulk_begin() into the table relid itself, whatever the routes.
+ */
+static PbBulkInsert *
+pb_bulk_begin_table(Oid relid, PbProgress *progress, int batch,
+					bool small_rows, Oid key_index)
 {
 	PbBulkInsert *bulk = palloc0(sizeof(PbBulkInsert));
 	SubTransactionId subid = GetCurrentSubTransactionId();
@@ -172,10 +201,29 @@ pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows,
 TupleTableSlot *
 pb_bulk_next_slot(PbBulkInsert *bulk)
 {
-	TupleTableSlot *slot = bulk->slots[bulk->nbuffered];
+	TupleTableSlot *slot;
 
+	if (bulk->route != NULL)
+	{
+		MemoryContextReset(bulk->batch_cxt);
+		slot = bulk->route_slot;
+	}
+	else
+		slot = bulk->slots[bulk->nbuffered];
 	ExecClearTuple(slot);
 	return slot;
+}
+
+/*
+ * Whether the row whose column attnum is value goes to no table here: a
+ * table routed to its shards (shard_route.c) by that column, the row's
+ * shard on another node.  The caller may then skip making the row.
+ */
+bool
+pb_bulk_row_elsewhere(PbBulkInsert *bulk, AttrNumber attnum, Datum value)
+{
+	return bulk->route != NULL && bulk->route->attnum == attnum &&
+		pb_route_shard(bulk->route, value, false) < 0;
 }
 
 /*
@@ -185,8 +233,14 @@ pb_bulk_next_slot(PbBulkInsert *bulk)
 void
 pb_bulk_store(PbBulkInsert *bulk)
 {
-	TupleTableSlot *slot = bulk->slots[bulk->nbuffered];
+	TupleTableSlot *slot;
 
+	if (bulk->route != NULL)
+	{
+		pb_bulk_store_routed(bulk);
+		return;
+	}
+	slot = bulk->slots[bulk->nbuffered];
 	if (bulk->direct)
 	{
 		MemoryContext oldcxt = MemoryContextSwitchTo(bulk->batch_cxt);
@@ -339,6 +393,8 @@ pb_bulk_end(PbBulkInsert *bulk)
 	int64		rows;
 	int			i;
 
+	if (bulk->route != NULL)
+		return pb_bulk_end_routed(bulk);
 	pb_bulk_flush(bulk);
 	if (bulk->direct)
 	{
@@ -359,3 +415,102 @@ pb_bulk_end(PbBulkInsert *bulk)
 	return rows;
 }
 
+
+/*
+ * Routed table: the insertion that sends each row to its shard on this
+ * node, each shard's own insertion begun with its first row.  The rows'
+ * values are made in batch_cxt, reset at each row, and copied into the
+ * shard's batch.
+ */
+static PbBulkInsert *
+pb_bulk_begin_routed(PbShardRoute *route, Oid relid, PbProgress *progress,
+					 int batch, bool small_rows, Oid key_index)
+{
+	PbBulkInsert *bulk = palloc0(sizeof(PbBulkInsert));
+
+	bulk->route = route;
+	bulk->rel = table_open(relid, AccessShareLock);
+	bulk->route_slot = MakeSingleTupleTableSlot(RelationGetDescr(bulk->rel),
+												&TTSOpsVirtual);
+	bulk->shard_bulks = palloc0(sizeof(PbBulkInsert *) *
+								Max(route->nshards, 1));
+	bulk->batch = batch;
+	bulk->progress = progress;
+	bulk->shard_small_rows = small_rows;
+	bulk->shard_keyed = OidIsValid(key_index);
+	bulk->batch_cxt = AllocSetContextCreate(CurrentMemoryContext,
+											"polarbench routed row",
+											ALLOCSET_DEFAULT_SIZES);
+	return bulk;
+}
+
+/*
+ * Routed table: store the row of route_slot into its shard, or drop it
+ * when its shard is not on this node.
+ */
+static void
+pb_bulk_store_routed(PbBulkInsert *bulk)
+{
+	TupleTableSlot *row = bulk->route_slot;
+	TupleDesc	desc = row->tts_tupleDescriptor;
+	AttrNumber	attnum = bulk->route->attnum;
+	int			shard = pb_route_shard(bulk->route,
+									   row->tts_values[attnum - 1],
+									   row->tts_isnull[attnum - 1]);
+	PbBulkInsert *to;
+	TupleTableSlot *slot;
+	MemoryContext oldcxt;
+
+	if (shard < 0)
+		return;
+	to = bulk->shard_bulks[shard];
+	if (to == NULL)
+	{
+		Oid			shard_relid = bulk->route->shard_relids[shard];
+		Oid			key = InvalidOid;
+		Relation	rel = table_open(shard_relid, AccessShareLock);
+
+		if (bulk->shard_keyed || RelationGetIndexList(rel) != NIL)
+			key = RelationGetPrimaryKeyIndex(rel);
+		table_close(rel, AccessShareLock);
+		/*
+		 * Whole batches and runs of pages for each shard: rows come to
+		 * all of them all along
+		 */
+		to = pb_bulk_begin_table(shard_relid, bulk->progress, bulk->batch,
+								 bulk->shard_small_rows, key);
+		bulk->shard_bulks[shard] = to;
+	}
+	slot = pb_bulk_next_slot(to);
+	oldcxt = MemoryContextSwitchTo(to->batch_cxt);
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		slot->tts_isnull[i] = row->tts_isnull[i];
+		slot->tts_values[i] = row->tts_isnull[i] ? (Datum) 0 :
+			datumCopy(row->tts_values[i], att->attbyval, att->attlen);
+	}
+	MemoryContextSwitchTo(oldcxt);
+	pb_bulk_store(to);
+}
+
+/*
+ * Routed table: finish every shard's insertion; returns the rows they
+ * took.
+ */
+static int64
+pb_bulk_end_routed(PbBulkInsert *bulk)
+{
+	int64		rows = 0;
+
+	for (int i = 0; i < bulk->route->nshards; i++)
+		if (bulk->shard_bulks[i] != NULL)
+			rows += pb_bulk_end(bulk->shard_bulks[i]);
+	ExecDropSingleTupleTableSlot(bulk->route_slot);
+	table_close(bulk->rel, NoLock);
+	MemoryContextDelete(bulk->batch_cxt);
+	pfree(bulk->shard_bulks);
+	pfree(bulk);
+	return rows;
+}

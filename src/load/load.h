@@ -198,6 +198,14 @@ typedef struct PbDataset
 	 * with), laid out as Citus's guides lay out the tool's tables.
 	 */
 	List	   *(*distribution) (const PbLoadOptions *opts);
+	/*
+	 * Optional: fill the data set's tables, there already with their keys,
+	 * in one transaction (functions/init_shards.c calls it on every node
+	 * of a Citus cluster, its rows routed to the node's shards by
+	 * shard_route.c); returns the rows inserted.  Without it, a
+	 * distributed load goes through the coordinator.
+	 */
+	int64		(*fill_shards) (const PbLoadOptions *opts, PbProgress *progress);
 } PbDataset;
 
 /* Rows buffered before a table_multi_insert() call */
@@ -209,11 +217,28 @@ typedef struct PbDataset
 /* pgbench -i prints a progress line every this many rows */
 #define PB_PROGRESS_ROWS		100000
 
+/*
+ * Where the rows of one table go in a distributed load (shard_route.c):
+ * the shards of it this node fills, by hash range.
+ */
+typedef struct PbShardRoute
+{
+	Oid			relid;			/* the table the data set names */
+	AttrNumber	attnum;			/* its distribution column */
+	int			nshards;		/* 0: every row dropped */
+	Oid		   *shard_relids;
+	int32	   *mins;			/* hash ranges, both ends included */
+	int32	   *maxs;
+	FmgrInfo	hash;			/* the column type's standard hash */
+	Oid			collation;
+} PbShardRoute;
+
 /* An index built from rows in key order (btree_build.c) */
 typedef struct PbBtreeBuild PbBtreeBuild;
 
 /* Buffered insertion into one table created by the current load */
-typedef struct PbBulkInsert
+typedef struct PbBulkInsert PbBulkInsert;
+struct PbBulkInsert
 {
 	Relation	rel;
 	TupleTableSlot *slots[PB_BULK_BATCH];
@@ -240,7 +265,18 @@ typedef struct PbBulkInsert
 	int			npages;			/* pages filled or being filled */
 	int			max_pages;		/* PB_DIRECT_PAGES, or 1 for one of many */
 	char	   *pages;			/* max_pages aligned pages */
-} PbBulkInsert;
+
+	/*
+	 * A table routed to its shards (shard_route.c): rows are filled in
+	 * route_slot and stored into the shard's own insertion, begun when its
+	 * first row comes.
+	 */
+	PbShardRoute *route;
+	TupleTableSlot *route_slot;
+	PbBulkInsert **shard_bulks;
+	bool		shard_small_rows;
+	bool		shard_keyed;	/* build each shard's primary key */
+};
 
 /* page_write.c */
 extern void pb_write_pages(SMgrRelation smgr, ForkNumber fork, bool use_wal,
@@ -295,10 +331,20 @@ extern void pb_write_pages_async(SMgrRelation smgr, ForkNumber fork,
 extern void pb_writer_wait_own(void);
 extern void pb_writer_help(void);
 
+/* shard_route.c */
+extern void pb_route_add(Oid relid, AttrNumber attnum, int nshards,
+						 const Oid *shard_relids, const int32 *mins,
+						 const int32 *maxs);
+extern PbShardRoute *pb_route_find(Oid relid);
+extern int	pb_route_shard(PbShardRoute *route, Datum key, bool isnull);
+extern void pb_route_forget(void);
+
 /* bulk_insert.c */
 extern PbBulkInsert *pb_bulk_begin(Oid relid, PbProgress *progress,
 								   int batch, bool small_rows,
 								   Oid key_index);
+extern bool pb_bulk_row_elsewhere(PbBulkInsert *bulk, AttrNumber attnum,
+								  Datum value);
 extern TupleTableSlot *pb_bulk_next_slot(PbBulkInsert *bulk);
 extern void pb_bulk_store(PbBulkInsert *bulk);
 extern int64 pb_bulk_end(PbBulkInsert *bulk);
@@ -315,6 +361,11 @@ extern void pb_staging_append(const PbDataset *ds, const PbLoadOptions *opts);
 /* functions/init_parallel.c */
 extern int64 pb_loader_run_parallel(const PbLoadOptions *opts, List *names);
 extern PGDLLEXPORT void pb_loader_worker_main(Datum main_arg);
+
+/* functions/init_shards.c */
+extern bool pb_shards_load_on_nodes(const PbLoadOptions *opts);
+extern void pb_shards_check(const PbLoadOptions *opts);
+extern int64 pb_shards_load(const PbLoadOptions *opts, int64 *bytes);
 
 /* functions/init_distributed.c */
 extern void pb_distribute_check(const PbLoadOptions *opts);

@@ -485,6 +485,10 @@ pgb_fill_accounts(const PbLoadOptions *opts, int part, PbProgress *progress)
 		else
 			bulk = bulks[0];
 
+		/* on a Citus node, the rows of other nodes' shards are not made */
+		if (pb_bulk_row_elsewhere(bulk, 1, bigaid ? Int64GetDatum(aid) :
+								  Int32GetDatum((int32) aid)))
+			continue;
 		slot = pb_bulk_next_slot(bulk);
 		slot->tts_values[0] = bigaid ? Int64GetDatum(aid) :
 			Int32GetDatum((int32) aid);
@@ -602,6 +606,18 @@ pgb_distribution(const PbLoadOptions *opts)
 										   "pgbench_branches"));
 }
 
+/*
+ * On every node of a Citus cluster, its tables there with their keys: the
+ * rows of every table, in key order, each to its shard (shard_route.c).
+ */
+static int64
+pgb_fill_shards(const PbLoadOptions *opts, PbProgress *progress)
+{
+	Assert(opts->partitions == 0);
+	return pgb_fill_small(opts, progress) +
+		pgb_fill_accounts(opts, 0, progress);
+}
+
 /* The arguments of polarbench_init() it reads of its own */
 static const PbDatasetOption pgb_options[] = {
 	{"scale", "scale factor: 100000 accounts, 10 tellers and 1 branch each (-s)"},
@@ -623,5 +639,6 @@ const PbDataset pb_dataset_pgbench = {
 	.total_rows = pgb_total_rows,
 	.run_job = pgb_run_job,
 	.finish = pgb_finish,
-	.distribution = pgb_distribution
+	.distribution = pgb_distribution,
+	.fill_shards = pgb_fill_shards
 };

@@ -1,0 +1,657 @@
+/*-------------------------------------------------------------------------
+ *
+ * init_shards.c
+ *	  polarbench_init(..., distributed => true) at the speed of the nodes:
+ *	  each node of a Citus cluster generates and writes the rows of the
+ *	  shards it holds, all nodes at once, in the caller's transaction.
+ *
+ * Through the coordinator, every row of a distributed load would be made
+ * on the coordinator, copied by create_distributed_table() over the
+ * network to its shard, and written there: one backend does all the
+ * work.  Here the coordinator only conducts:
+ *
+ *	1. It runs the data set's own steps with every row dropped
+ *	   (shard_route.c; in polarbench_init(), init.c): the tables are
+ *	   created, empty, with their keys, as a local load creates them.
+ *	2. It makes them Citus tables (init_distributed.c), on empty tables a
+ *	   matter of DDL, in sequential mode (citus.multi_shard_modify_mode):
+ *	   Citus then creates every shard of a node over one connection, in
+ *	   one transaction of that node, which is the caller's distributed
+ *	   transaction.
+ *	3. It creates a small distributed table, colocated with the data set's
+ *	   tables (polarbench_load_conduct), holding one row per node: a key
+ *	   of one of the node's shards, and the names and hash ranges of every
+ *	   shard of the node, with the load's options.
+ *	4. One query, SELECT polarbench_fill_shards(...) over that table,
+ *	   which Citus runs on every node at once, over the same connections,
+ *	   so in the same transactions that created the shards: on each node,
+ *	   polarbench_fill_shards() runs the data set's fill_shards step, its
+ *	   rows routed by Citus's hash of their distribution column to the
+ *	   node's shards or dropped (the other nodes write them), written by
+ *	   the local loader's bulk path (frozen, full pages past shared
+ *	   buffers, page images compressed in WAL, primary keys built as rows
+ *	   go, as the shards were created in that transaction), then analyzes
+ *	   the shards.
+ *	5. It drops polarbench_load_conduct and checks that the nodes wrote
+ *	   every row of the data set.
+ *
+ * Every node's work is part of the caller's transaction, which Citus
+ * commits on every node in two phases: an error on any node (or on the
+ * coordinator) aborts it everywhere, and a cancel of the caller is passed
+ * by Citus to the nodes' backends, whose loops check for interrupts.  The
+ * old tables stay as they were on every node, or none are there.  Nothing
+ * is committed under another name, so a crash leaves nothing to drop
+ * (Citus resolves its prepared transactions).
+ *
+ * Each node goes through every key of the data set and makes only the rows
+ * of its shards (pb_bulk_row_elsewhere()): a key hashed costs far less
+ * than a row written.  Each node fills its shards in one backend (one
+ * connection per node in sequential mode), then analyzes them with a
+ * statistics target divided by their number, so that together they sample
+ * about what one ANALYZE of the table would.
+ *
+ * Only data sets with a fill_shards step, whose hash-distributed tables
+ * are all colocated and have an int or bigint distribution column,
+ * without reference tables or partitions, load this way; others go
+ * through the coordinator (init_distributed.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_type.h"
+#include "commands/extension.h"
+#include "commands/vacuum.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+
+#include "engine.h"
+#include "load.h"
+#include "registry.h"
+#include "safe_sql.h"
+
+/* The table that conducts the nodes, in the load's schema */
+#define PB_CONDUCT_TABLE		"polarbench_load_conduct"
+
+/* The lowest statistics target a shard is analyzed with */
+#define PB_SHARD_MIN_STATISTICS	10
+
+/* What polarbench_fill_shards() receives as its options */
+#define PB_SHARD_OPTIONS_MAGIC	0x70627368	/* "pbsh" */
+
+typedef struct PbShardOptions
+{
+	uint32		magic;
+	uint32		size;			/* sizeof(PbLoadOptions) */
+	PbLoadOptions opts;
+} PbShardOptions;
+
+/* One node's part of the load, as the coordinator gathers it */
+typedef struct PbNodePart
+{
+	int			groupid;
+	int32		first_min;		/* hash range of one of its shards */
+	int32		first_max;
+	List	   *tables;			/* of text Datums, one per shard */
+	List	   *columns;
+	List	   *shards;
+	List	   *mins;			/* of int32 */
+	List	   *maxs;
+} PbNodePart;
+
+static List *pb_shards_gather(const PbLoadOptions *opts, List *tables,
+							  Oid *key_type);
+static int64 pb_shards_key(Oid key_type, int32 lo, int32 hi);
+static Datum pb_list_array(List *list, Oid elemtype);
+static void pb_shards_analyze(const char *nspname, const char *shard,
+							  int nshards);
+static int	pb_count_equal(const Datum *texts, int n, Datum wanted);
+static Oid	pb_shards_check_shard(Oid relid, const PbLoadOptions *opts,
+								  const char *shard);
+
+PG_FUNCTION_INFO_V1(polarbench_fill_shards);
+
+/*
+ * pb_shards_load_on_nodes
+ *		Whether the load of opts is made on the nodes (see the file
+ *		header), rather than through the coordinator.
+ */
+bool
+pb_shards_load_on_nodes(const PbLoadOptions *opts)
+{
+	const PbDataset *ds = pb_dataset_at(opts->dataset);
+	List	   *tables;
+	ListCell   *lc;
+	const char *first = NULL;
+
+	if (!opts->distributed || ds->fill_shards == NULL ||
+		opts->partitions > 0 || opts->extend)
+		return false;
+	tables = ds->distribution(opts);
+	foreach(lc, tables)
+	{
+		PbDistributedTable *t = lfirst(lc);
+
+		if (t->column == NULL)
+			return false;		/* a reference table */
+		if (first == NULL)
+			first = t->table;
+		else if (t->colocate_with == NULL)
+			return false;		/* another colocation group */
+	}
+	return first != NULL;
+}
+
+/*
+ * pb_shards_check
+ *		Refuse, before anything is written, a load on the nodes that the
+ *		conducting table could not be created for.
+ */
+void
+pb_shards_check(const PbLoadOptions *opts)
+{
+	if (OidIsValid(get_relname_relid(PB_CONDUCT_TABLE, opts->nspid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("table \"%s.%s\" is in the way of a distributed load",
+						opts->nspname, PB_CONDUCT_TABLE),
+				 errdetail("polarbench_init creates it to conduct the nodes, and drops it before it returns."),
+				 errhint("Drop it, or rename it.")));
+}
+
+/*
+ * pb_shards_load
+ *		Load the data set of opts on the nodes of the cluster, its tables
+ *		created, empty, in the caller's transaction (steps 2 to 5 of the
+ *		file header); SPI connected.  Returns the rows inserted, and their
+ *		size on disk on all nodes in *bytes.
+ */
+int64
+pb_shards_load(const PbLoadOptions *opts, int64 *bytes)
+{
+	const PbDataset *ds = pb_dataset_at(opts->dataset);
+	List	   *tables = ds->distribution(opts);
+	PbDistributedTable *first = linitial(tables);
+	PbShardOptions shard_opts;
+	bytea	   *options;
+	char	   *conduct = pb_loader_qualify(opts, PB_CONDUCT_TABLE);
+	Oid			extschema;
+	List	   *parts;
+	ListCell   *lc;
+	Oid			key_type;
+	int			nest_level;
+	int			path_nest;
+	int64		rows = 0;
+
+	(void) pb_extension_owner(&extschema);
+
+	/* 2. Citus tables, each node's shards over one connection */
+	nest_level = NewGUCNestLevel();
+	(void) set_config_option("citus.multi_shard_modify_mode", "sequential",
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
+	pb_distribute_tables(opts);
+
+	/* 3. the conducting table, a row per node */
+	parts = pb_shards_gather(opts, tables, &key_type);
+	path_nest = pb_pin_search_path();
+	pb_loader_sql("create table %s(k %s, options bytea, tables text[], columns text[], shards text[], mins int[], maxs int[])",
+				  conduct, format_type_be(key_type));
+	{
+		Oid			types[3] = {REGCLASSOID, TEXTOID, TEXTOID};
+		Datum		values[3];
+
+		values[0] = ObjectIdGetDatum(pb_loader_relid(opts, PB_CONDUCT_TABLE));
+		values[1] = CStringGetTextDatum("k");
+		values[2] = CStringGetTextDatum(pb_loader_qualify(opts, first->table));
+		if (SPI_execute_with_args("select pg_catalog.create_distributed_table($1, $2, colocate_with => $3)",
+								  3, types, values, NULL, false, 0) != SPI_OK_SELECT)
+			elog(ERROR, "could not distribute table \"%s\"", PB_CONDUCT_TABLE);
+	}
+
+	memset(&shard_opts, 0, sizeof(shard_opts));
+	shard_opts.magic = PB_SHARD_OPTIONS_MAGIC;
+	shard_opts.size = sizeof(PbLoadOptions);
+	shard_opts.opts = *opts;
+	options = palloc(VARHDRSZ + sizeof(shard_opts));
+	SET_VARSIZE(options, VARHDRSZ + sizeof(shard_opts));
+	memcpy(VARDATA(options), &shard_opts, sizeof(shard_opts));
+
+	foreach(lc, parts)
+	{
+		PbNodePart *part = lfirst(lc);
+		Oid			types[7] = {key_type, BYTEAOID, TEXTARRAYOID, TEXTARRAYOID,
+		TEXTARRAYOID, INT4ARRAYOID, INT4ARRAYOID};
+		Datum		values[7];
+		int64		key = pb_shards_key(key_type, part->first_min,
+										part->first_max);
+
+		values[0] = key_type == INT8OID ? Int64GetDatum(key) :
+			Int32GetDatum((int32) key);
+		values[1] = PointerGetDatum(options);
+		values[2] = pb_list_array(part->tables, TEXTOID);
+		values[3] = pb_list_array(part->columns, TEXTOID);
+		values[4] = pb_list_array(part->shards, TEXTOID);
+		values[5] = pb_list_array(part->mins, INT4OID);
+		values[6] = pb_list_array(part->maxs, INT4OID);
+		if (SPI_execute_with_args(psprintf("insert into %s values ($1, $2, $3, $4, $5, $6, $7)",
+										   conduct),
+								  7, types, values, NULL, false, 0) != SPI_OK_INSERT)
+			elog(ERROR, "could not insert into table \"%s\"", PB_CONDUCT_TABLE);
+	}
+
+	/* 4. every node fills its shards, all at once */
+	if (SPI_execute(psprintf("select %s.polarbench_fill_shards(options, tables, columns, shards, mins, maxs) from %s",
+							 quote_identifier(get_namespace_name(extschema)), conduct),
+					false, 0) != SPI_OK_SELECT ||
+		SPI_processed != list_length(parts))
+		elog(ERROR, "could not load the shards on the nodes");
+	*bytes = 0;
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		bool		isnull;
+		Datum		result = SPI_getbinval(SPI_tuptable->vals[r],
+										   SPI_tuptable->tupdesc, 1, &isnull);
+		Datum	   *elems;
+		int			nelems;
+
+		deconstruct_array(DatumGetArrayTypeP(result), INT8OID, sizeof(int64),
+						  FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &elems, NULL,
+						  &nelems);
+		if (nelems != 2)
+			elog(ERROR, "polarbench_fill_shards returned %d values", nelems);
+		rows += DatumGetInt64(elems[0]);
+		*bytes += DatumGetInt64(elems[1]);
+	}
+
+	/* 5. */
+	pb_loader_sql("drop table %s", conduct);
+	pb_unpin_search_path(path_nest);
+	AtEOXact_GUC(true, nest_level);
+	if (rows != opts->total_rows)
+		elog(ERROR, "the nodes loaded " INT64_FORMAT " rows of the " INT64_FORMAT " of the data set",
+			 rows, opts->total_rows);
+	return rows;
+}
+
+/*
+ * Every node's shards of the data set's tables (all colocated): one part
+ * per node holding shards, with the hash range of one of them; *key_type
+ * is the type of the first table's distribution column.
+ */
+static List *
+pb_shards_gather(const PbLoadOptions *opts, List *tables, Oid *key_type)
+{
+	PbDistributedTable *first = linitial(tables);
+	Oid			first_relid = pb_loader_relid(opts, first->table);
+	List	   *parts = NIL;
+	PbNodePart *part = NULL;
+	ListCell   *lc;
+	Datum	   *relids;
+	Oid			types[1] = {OIDARRAYOID};
+	Datum		values[1];
+	int			i = 0;
+
+	*key_type = get_atttype(first_relid, get_attnum(first_relid,
+													first->column));
+	if (*key_type != INT4OID && *key_type != INT8OID)
+		elog(ERROR, "distribution column \"%s\" is neither an int nor a bigint",
+			 first->column);
+
+	relids = palloc(sizeof(Datum) * list_length(tables));
+	foreach(lc, tables)
+	{
+		PbDistributedTable *t = lfirst(lc);
+
+		relids[i++] = ObjectIdGetDatum(pb_loader_relid(opts, t->table));
+	}
+	values[0] = PointerGetDatum(construct_array(relids, i, OIDOID,
+												sizeof(Oid), true,
+												TYPALIGN_INT));
+	if (pb_spi_execute_safe("select p.groupid, c.relname::pg_catalog.text,"
+							"       s.shardminvalue::pg_catalog.int4, s.shardmaxvalue::pg_catalog.int4,"
+							"       (pg_catalog.parse_ident(pg_catalog.shard_name(s.logicalrelid, s.shardid)))[pg_catalog.array_length(pg_catalog.parse_ident(pg_catalog.shard_name(s.logicalrelid, s.shardid)), 1)]"
+							"  from pg_catalog.pg_dist_shard s"
+							"  join pg_catalog.pg_dist_placement p on p.shardid operator(pg_catalog.=) s.shardid"
+							"  join pg_catalog.pg_class c on c.oid operator(pg_catalog.=) s.logicalrelid"
+							" where s.logicalrelid operator(pg_catalog.=) any ($1)"
+							" order by p.groupid, c.relname, s.shardminvalue::pg_catalog.int4",
+							1, types, values, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the placements of the shards");
+
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		HeapTuple	tuple = SPI_tuptable->vals[r];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+		int			groupid = DatumGetInt32(SPI_getbinval(tuple, desc, 1, &isnull));
+		char	   *table = SPI_getvalue(tuple, desc, 2);
+		int32		lo = DatumGetInt32(SPI_getbinval(tuple, desc, 3, &isnull));
+		int32		hi = DatumGetInt32(SPI_getbinval(tuple, desc, 4, &isnull));
+		char	   *shard = SPI_getvalue(tuple, desc, 5);
+		const char *column = NULL;
+
+		foreach(lc, tables)
+		{
+			PbDistributedTable *t = lfirst(lc);
+
+			if (strcmp(t->table, table) == 0)
+				column = t->column;
+		}
+		if (part == NULL || part->groupid != groupid)
+		{
+			part = palloc0(sizeof(PbNodePart));
+			part->groupid = groupid;
+			part->first_min = lo;
+			part->first_max = hi;
+			parts = lappend(parts, part);
+		}
+		part->tables = lappend(part->tables, pstrdup(table));
+		part->columns = lappend(part->columns, pstrdup(column));
+		part->shards = lappend(part->shards, pstrdup(shard));
+		part->mins = lappend_int(part->mins, lo);
+		part->maxs = lappend_int(part->maxs, hi);
+	}
+	if (parts == NIL)
+		elog(ERROR, "the distributed tables have no shards");
+	return parts;
+}
+
+/*
+ * A value of type key_type (int or bigint) whose hash, as Citus computes
+ * it, falls in [lo, hi]: a row of that key goes to that shard.
+ */
+static int64
+pb_shards_key(Oid key_type, int32 lo, int32 hi)
+{
+	for (int64 k = 1; k < INT64CONST(100000000); k++)
+	{
+		int32		h = key_type == INT8OID ?
+			DatumGetInt32(DirectFunctionCall1(hashint8, Int64GetDatum(k))) :
+			DatumGetInt32(DirectFunctionCall1(hashint4, Int32GetDatum((int32) k)));
+
+		if (h >= lo && h <= hi)
+			return k;
+	}
+	elog(ERROR, "no key found for the hash range [%d, %d]", lo, hi);
+	return 0;
+}
+
+/* An array of a list of C strings (elemtype text) or of ints (int) */
+static Datum
+pb_list_array(List *list, Oid elemtype)
+{
+	Datum	   *elems = palloc(sizeof(Datum) * Max(1, list_length(list)));
+	ListCell   *lc;
+	int			i = 0;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+
+	foreach(lc, list)
+		elems[i++] = elemtype == TEXTOID ? CStringGetTextDatum(lfirst(lc)) :
+			Int32GetDatum(lfirst_int(lc));
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	return PointerGetDatum(construct_array(elems, i, elemtype, typlen,
+										   typbyval, typalign));
+}
+
+/*
+ * The OID of shard, a table of the load's schema that
+ * polarbench_fill_shards() may fill with rows of table relid: created in
+ * the current transaction (its rows are written frozen past the executor,
+ * as COPY FREEZE writes them), into which the caller may insert, of the
+ * table's columns.
+ */
+static Oid
+pb_shards_check_shard(Oid relid, const PbLoadOptions *opts,
+					  const char *shard)
+{
+	Oid			shard_relid = get_relname_relid(shard, opts->nspid);
+	Relation	rel;
+	Relation	table;
+	AclResult	acl;
+	bool		same;
+
+	if (!OidIsValid(shard_relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation \"%s.%s\" does not exist",
+						opts->nspname, shard)));
+	rel = table_open(shard_relid, AccessShareLock);
+	if (rel->rd_createSubid == InvalidSubTransactionId)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("polarbench_fill_shards fills only shards created in its transaction"),
+				 errdetail("Relation \"%s.%s\" was not created in the current transaction.",
+						   opts->nspname, shard)));
+	table = table_open(relid, AccessShareLock);
+	same = RelationGetDescr(rel)->natts == RelationGetDescr(table)->natts;
+	for (int a = 0; same && a < RelationGetDescr(rel)->natts; a++)
+		same = TupleDescAttr(RelationGetDescr(rel), a)->atttypid ==
+			TupleDescAttr(RelationGetDescr(table), a)->atttypid;
+	if (!same)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("relation \"%s.%s\" does not have the columns of table \"%s\"",
+						opts->nspname, shard, RelationGetRelationName(table))));
+	table_close(table, AccessShareLock);
+	table_close(rel, AccessShareLock);
+	acl = pg_class_aclcheck(shard_relid, GetUserId(), ACL_INSERT);
+	if (acl != ACLCHECK_OK)
+		aclcheck_error(acl, OBJECT_TABLE, shard);
+	return shard_relid;
+}
+
+/*
+ * Analyze shard, one of nshards of its table on this node, sampling about
+ * 1 / nshards of the rows a local load's ANALYZE of the whole table would
+ * (its statistics target divided by nshards, at least
+ * PB_SHARD_MIN_STATISTICS): an ANALYZE of full target on each of a
+ * node's shards would sample as many rows as the load writes there.
+ * SPI connected.
+ */
+static void
+pb_shards_analyze(const char *nspname, const char *shard, int nshards)
+{
+	int			nest_level = NewGUCNestLevel();
+	char		target[16];
+
+	snprintf(target, sizeof(target), "%d",
+			 Max(PB_SHARD_MIN_STATISTICS,
+				 default_statistics_target / Max(1, nshards)));
+	(void) set_config_option("default_statistics_target", target,
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
+	pb_loader_sql("analyze %s.%s", quote_identifier(nspname),
+				  quote_identifier(shard));
+	AtEOXact_GUC(true, nest_level);
+}
+
+/* The elements of texts (of n) equal to wanted */
+static int
+pb_count_equal(const Datum *texts, int n, Datum wanted)
+{
+	char	   *value = TextDatumGetCString(wanted);
+	int			count = 0;
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(TextDatumGetCString(texts[i]), value) == 0)
+			count++;
+	return count;
+}
+
+/*
+ * polarbench_fill_shards(options bytea, tables text[], columns text[],
+ *						  shards text[], mins int[], maxs int[])
+ *		On a node of a Citus cluster, in a transaction that created the
+ *		shards named (polarbench_init's, see the file header): fill them
+ *		with their rows of the data set of options, shard i of table
+ *		tables[i] taking the rows whose column columns[i] hashes into
+ *		[mins[i], maxs[i]]; analyze them.  Returns the rows inserted and
+ *		the shards' size on disk, as an array of two bigints.
+ */
+Datum
+polarbench_fill_shards(PG_FUNCTION_ARGS)
+{
+	bytea	   *options;
+	PbShardOptions shard_opts;
+	PbLoadOptions *opts = &shard_opts.opts;
+	const PbDataset *ds;
+	Datum	   *tables,
+			   *columns,
+			   *shards,
+			   *mins,
+			   *maxs;
+	int			n,
+				n2,
+				n3,
+				n4,
+				n5;
+	PbProgress	progress;
+	int64		result[2];
+	Datum		result_datums[2];
+	Oid		   *shard_oids;
+	int			path_nest;
+	int			wal_nest;
+	ListCell   *lc;
+
+	for (int i = 0; i < 6; i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("polarbench_fill_shards takes no NULL argument")));
+	options = PG_GETARG_BYTEA_PP(0);
+	if (VARSIZE_ANY_EXHDR(options) != sizeof(shard_opts))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the options of polarbench_fill_shards are not this polarbench's"),
+				 errdetail("polarbench_fill_shards is called by polarbench_init on a Citus coordinator, which must run the same polarbench as every node."),
+				 errhint("Install the same version of polarbench on every node.")));
+	memcpy(&shard_opts, VARDATA_ANY(options), sizeof(shard_opts));
+	if (shard_opts.magic != PB_SHARD_OPTIONS_MAGIC ||
+		shard_opts.size != sizeof(PbLoadOptions) ||
+		opts->dataset < 0 || opts->dataset >= pb_dataset_count())
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the options of polarbench_fill_shards are not this polarbench's"),
+				 errdetail("polarbench_fill_shards is called by polarbench_init on a Citus coordinator, which must run the same polarbench as every node."),
+				 errhint("Install the same version of polarbench on every node.")));
+	ds = pb_dataset_at(opts->dataset);
+	if (!pb_shards_load_on_nodes(opts))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("data set \"%s\" is not loaded on the nodes", ds->name)));
+	opts->nspname[NAMEDATALEN - 1] = '\0';
+	opts->nspid = get_namespace_oid(opts->nspname, false);
+	opts->staging_prefix[0] = '\0';
+
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(1), TEXTOID, -1, false,
+					  TYPALIGN_INT, &tables, NULL, &n);
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(2), TEXTOID, -1, false,
+					  TYPALIGN_INT, &columns, NULL, &n2);
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(3), TEXTOID, -1, false,
+					  TYPALIGN_INT, &shards, NULL, &n3);
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(4), INT4OID, sizeof(int32), true,
+					  TYPALIGN_INT, &mins, NULL, &n4);
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(5), INT4OID, sizeof(int32), true,
+					  TYPALIGN_INT, &maxs, NULL, &n5);
+	if (n2 != n || n3 != n || n4 != n || n5 != n)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("the arrays of polarbench_fill_shards are not of the same length")));
+
+	/*
+	 * Every table the data set fills must be routed: its rows go nowhere
+	 * else (the shell tables Citus keeps on the nodes stay empty)
+	 */
+	foreach(lc, ds->distribution(opts))
+	{
+		PbDistributedTable *t = lfirst(lc);
+		bool		found = false;
+
+		for (int i = 0; i < n && !found; i++)
+			found = strcmp(TextDatumGetCString(tables[i]), t->table) == 0;
+		if (!found)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("polarbench_fill_shards has no shards of table \"%s\"",
+							t->table),
+					 errdetail("Each table of the data set takes its rows from the same generation, so all are filled together.")));
+	}
+
+	/* a route per table, over its shards here, and only those */
+	pb_route_forget();
+	shard_oids = palloc(sizeof(Oid) * Max(n, 1));
+	for (int i = 0; i < n;)
+	{
+		char	   *table = TextDatumGetCString(tables[i]);
+		Oid			relid = get_relname_relid(table, opts->nspid);
+		AttrNumber	attnum;
+		Oid		   *shard_relids = palloc(sizeof(Oid) * n);
+		int32	   *lo = palloc(sizeof(int32) * n);
+		int32	   *hi = palloc(sizeof(int32) * n);
+		int			k = 0;
+
+		if (!OidIsValid(relid))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_TABLE),
+					 errmsg("relation \"%s.%s\" does not exist",
+							opts->nspname, table)));
+		attnum = get_attnum(relid, TextDatumGetCString(columns[i]));
+		if (attnum == InvalidAttrNumber)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_COLUMN),
+					 errmsg("column \"%s\" of relation \"%s\" does not exist",
+							TextDatumGetCString(columns[i]), table)));
+		for (; i < n && strcmp(TextDatumGetCString(tables[i]), table) == 0; i++)
+		{
+			Oid			shard_relid = pb_shards_check_shard(relid, opts,
+															TextDatumGetCString(shards[i]));
+
+			shard_relids[k] = shard_relid;
+			shard_oids[i] = shard_relid;
+			lo[k] = DatumGetInt32(mins[i]);
+			hi[k] = DatumGetInt32(maxs[i]);
+			k++;
+		}
+		pb_route_add(relid, attnum, k, shard_relids, lo, hi);
+	}
+	/* after them, a route that drops the rows of any other table */
+	pb_route_add(InvalidOid, InvalidAttrNumber, 0, NULL, NULL, NULL);
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	path_nest = pb_pin_search_path();
+	pb_progress_init(&progress, opts->total_rows, opts->progress, NULL);
+	/* the page images in WAL compressed, as a local load's */
+	wal_nest = pb_loader_compress_wal_begin(opts);
+	result[0] = ds->fill_shards(opts, &progress);
+	pb_loader_compress_wal_end(wal_nest);
+	pb_route_forget();
+	result[1] = 0;
+	for (int i = 0; i < n; i++)
+	{
+		pb_shards_analyze(opts->nspname, TextDatumGetCString(shards[i]),
+						  pb_count_equal(tables, n, tables[i]));
+		result[1] += DatumGetInt64(DirectFunctionCall1(pg_total_relation_size,
+													   ObjectIdGetDatum(shard_oids[i])));
+	}
+	pb_unpin_search_path(path_nest);
+	SPI_finish();
+	result_datums[0] = Int64GetDatum(result[0]);
+	result_datums[1] = Int64GetDatum(result[1]);
+	PG_RETURN_ARRAYTYPE_P(construct_array(result_datums, 2, INT8OID,
+										  sizeof(int64), FLOAT8PASSBYVAL,
+										  TYPALIGN_DOUBLE));
+}
