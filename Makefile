@@ -2,12 +2,12 @@
 #
 # The sources, by layer, lowest first: what every layer shares (common);
 # the backend-free libraries (script, the option machinery the kinds of
-# workload share, measure, capture: a server log read as a workload, with
+# workload share (options), measure, capture: a server log read as a workload, with
 # the server's file that stores it); the run model (run); the loader's
 # machinery (load); what the drivers share (drivers); each kind's own part, its
 # backend-free sources then the server's, read from src/kinds/kind_list.h
 # and each kind's kind.mk (src/kinds/kinds.mk), and the list of the kinds;
-# the server's registry of the kinds; the run engine (engine); the
+# the server's registry of the kinds (kinds/registry.c); the run engine (engine); the
 # SQL-callable functions (functions).  Each object uses only symbols of the
 # objects before it in OBJS, and a folder's files include only headers of
 # folders whose first object comes no later: test/check_layers.sh checks
@@ -33,7 +33,7 @@ PB_LOAD_OBJS = src/load/page_write.o src/load/load_sql.o \
 	src/load/page_writers.o src/load/shard_route.o src/load/bulk_insert.o src/load/load_staging.o
 PB_DRIVER_OBJS = src/drivers/statement_exec.o src/drivers/driver_options.o \
 	src/drivers/report_query.o
-PB_REGISTRY_OBJS = src/drivers/registry.o
+PB_REGISTRY_OBJS = src/kinds/registry.o
 PB_ENGINE_OBJS = src/engine/lockwait.o \
 	src/engine/snapshot.o src/engine/status.o src/engine/profile.o \
 	src/engine/document.o src/engine/stats.o \

@@ -5,7 +5,7 @@
  *	  differs from one kind of workload to another, in the caller before a
  *	  run, in a client during it, and in the recorder and the reports
  *	  after.  The engine and the SQL-callable functions ask a run's driver,
- *	  found in the registry (registry.h), and name no kind of workload
+ *	  found in the registry (src/kinds/registry.h), and name no kind of workload
  *	  themselves.
  *
  * The run model the interface speaks of (the run's configuration,
@@ -26,8 +26,7 @@
 #include "utils/jsonb.h"
 
 #include "pb_script.h"
-#include "kind.h"
-#include "registry.h"
+#include "kind_options.h"
 #include "run.h"
 #include "segment.h"
 
@@ -232,7 +231,7 @@ typedef struct PbWorkloadEntry
 /*
  * The driver of one kind of workload, which its kind's descriptor (PbKind)
  * points at; its workloads, their options and defaults are the kind's
- * library's (kind.h).
+ * library's (kind_options.h).
  */
 /* One row of a report's query (report_query.h) */
 struct PbRow;
@@ -323,5 +322,20 @@ typedef struct PbDriver
 	 */
 	char	   *(*dataset) (const PbRunConfig *config);
 } PbDriver;
+
+/* a data set polarbench_init() loads (load.h) */
+struct PbDataset;
+
+/*
+ * The server's descriptor of a kind of workload: what its folder exports
+ * to the server, as pb_kind_<name>, and its row in the registry.
+ */
+typedef struct PbKind
+{
+	const PbKindLibrary *library;	/* its name, workloads and options */
+	const struct PbDriver *driver;
+	/* the data sets polarbench_init() loads for it, NULL-terminated */
+	const struct PbDataset *const *datasets;
+} PbKind;
 
 #endif							/* PB_DRIVER_H */

@@ -19,6 +19,7 @@
 #include "utils/hsearch.h"
 
 #include "driver.h"
+#include "registry.h"
 #include "run.h"
 #include "segment.h"
 

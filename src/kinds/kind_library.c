@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "kind.h"
+#include "kind_options.h"
 
 #define PB_KIND(name) extern const PbKindLibrary pb_##name##_library;
 #include "kind_list.h"

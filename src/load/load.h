@@ -28,7 +28,7 @@
  *													added), all or nothing
  *
  * Above them: the kinds' data sets (src/kinds/<kind>/), found through the
- * registry (drivers/registry.h), and polarbench_init(), its parallel load
+ * registry (kinds/registry.h), and polarbench_init(), its parallel load
  * and polarbench_datasets (functions/init.c, init_parallel.c,
  * dataset_list.c).
  *
@@ -71,7 +71,7 @@ typedef enum PbPartitionMethod
 typedef struct PbLoadOptions
 {
 	int			dataset;		/* its place among the kinds' data sets
-								 * (drivers/registry.c) */
+								 * (kinds/registry.c) */
 	int			scale;
 	int			tables;
 	int			table_size;

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kind.h"
+#include "kind_options.h"
 #include "unit_check.h"
 
 /* Every kind's name, and every workload's, is unique, and found again. */

@@ -23,7 +23,7 @@
 #include "common/logging.h"
 #include "pqexpbuffer.h"
 
-#include "kind.h"
+#include "kind_options.h"
 #include "pgbench.h"
 #include "polarbench.h"
 

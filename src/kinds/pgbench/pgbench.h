@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kind.h"
+#include "kind_options.h"
 
 /* Text of a built-in script ("tpcb-like", "simple-update", "select-only"),
  * or NULL when there is none by that name. Unique prefixes are accepted as

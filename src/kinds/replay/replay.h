@@ -11,7 +11,7 @@
 #ifndef PB_REPLAY_H
 #define PB_REPLAY_H
 
-#include "kind.h"
+#include "kind_options.h"
 
 /* A session whose statements start later than this behind the log fell behind */
 #define PB_REPLAY_BEHIND_MS		100.0

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kind.h"
+#include "kind_options.h"
 
 /* ---- sysbench 1.0.20's numbers (sysbench_rand.c) ------------------------- */
 

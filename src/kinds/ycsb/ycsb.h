@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kind.h"
+#include "kind_options.h"
 
 /* ---- YCSB's generators (ycsb_gen.c) ------------------------------------- */
 

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * kind.h
+ * kind_options.h
  *	  What every kind of workload shares below the server: the description
  *	  of a kind's workloads and options (names, types, places in the kind's
  *	  options struct, ranges, defaults), the machinery that reads, checks

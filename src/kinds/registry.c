@@ -16,6 +16,7 @@
 
 #include "driver.h"
 #include "load.h"
+#include "registry.h"
 
 #define PB_KIND(name) extern const PbKind pb_kind_##name;
 #include "kind_list.h"

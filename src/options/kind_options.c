@@ -2,7 +2,7 @@
  *
  * kind_options.c
  *	  The options of a kind of workload, read, checked and written through
- *	  the kind's options table (kind.h): what the server (to read
+ *	  the kind's options table (kind_options.h): what the server (to read
  *	  polarbench_run()'s options and list them in polarbench_workloads),
  *	  the command-line program and the unit tests share.
  *
@@ -23,7 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "kind.h"
+#include "kind_options.h"
 
 /*
  * pb_option_error
