@@ -81,7 +81,7 @@ extern const char *pb_doc_kept(int64 run_id);
 #define PB_KEPT_DOCUMENTS	16
 
 /* profile.c */
-#define PB_SERVER_COUNTERS		17
+#define PB_SERVER_COUNTERS		18
 #define PB_WAIT_SAMPLE_MS		10
 extern HTAB *pb_waits_create(void);
 extern void pb_waits_sample(HTAB *waits, PbRunShared *run, char *slots);

@@ -19,6 +19,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
@@ -29,6 +30,7 @@
 #include "storage/proc.h"
 #include "utils/hsearch.h"
 #include "utils/json.h"
+#include "utils/lsyscache.h"
 #include "utils/wait_event.h"
 
 #include "engine.h"
@@ -45,8 +47,12 @@ typedef struct PbWaitCount
  * PostgreSQL 17 moved the checkpointer's out of pg_stat_bgwriter.  The
  * last ones are Citus's, on a node with Citus 13.1 or later
  * (citus_stat_counters: the statements its executor sent to one shard and
- * to several, the connections it opened to other nodes and reused); -1
- * where there are none, and then left out.
+ * to several, the connections it opened to other nodes and reused), and the
+ * transactions it prepared on other nodes to commit in two phases: Citus
+ * keeps no counter of those, but records each in pg_dist_transaction (a row
+ * per node prepared on, until its recovery removes the row), so the rows
+ * inserted there count them (tuples inserted, as pg_stat_all_tables shows
+ * them); -1 where there are none, and then left out.
  */
 static const char *const pb_server_counter_names[] = {
 	"wal_records", "wal_fpi", "wal_bytes",
@@ -55,15 +61,23 @@ static const char *const pb_server_counter_names[] = {
 	"buffers_checkpoint", "buffers_clean", "checkpoints",
 	"citus_single_shard_queries", "citus_multi_shard_queries",
 	"citus_connections_established", "citus_connections_reused",
+	"citus_two_phase_prepares",
 };
 
 /* The first of Citus's counters */
 #define PB_CITUS_COUNTERS_FIRST	13
 
+/*
+ * Citus's counters, and pg_dist_transaction's rows inserted ($2); a row
+ * whether or not citus_stat_counters has one yet (it has none before a
+ * connection to the database is counted)
+ */
 #define PB_CITUS_COUNTERS_SQL \
 	"SELECT s.query_execution_single_shard, s.query_execution_multi_shard," \
-	"       s.connection_establishment_succeeded, s.connection_reused" \
-	"  FROM pg_catalog.citus_stat_counters($1) s"
+	"       s.connection_establishment_succeeded, s.connection_reused," \
+	"       pg_catalog.pg_stat_get_tuples_inserted($2)" \
+	"  FROM (SELECT) AS one" \
+	"       LEFT JOIN pg_catalog.citus_stat_counters($1) s ON true"
 
 #if PG_VERSION_NUM >= 170000
 #define PB_SERVER_COUNTERS_SQL \
@@ -164,7 +178,9 @@ pb_server_counters_read(int64 *counters)
 	Oid			types[1] = {OIDOID};
 	Datum		values[1] = {ObjectIdGetDatum(MyDatabaseId)};
 
-	Oid			citus_types[1] = {OIDOID};
+	Oid			citus_types[2] = {OIDOID, OIDOID};
+	Datum		citus_values[2];
+	Oid			prepared_log;
 
 	pgstat_clear_snapshot();
 	if (SPI_execute_with_args(PB_SERVER_COUNTERS_SQL, 1, types, values, NULL, true, 1) != SPI_OK_SELECT ||
@@ -187,19 +203,24 @@ pb_server_counters_read(int64 *counters)
 											  makeString("citus_stat_counters")),
 								   1, citus_types, true)))
 		return;
-	if (SPI_execute_with_args(PB_CITUS_COUNTERS_SQL, 1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+	prepared_log = get_relname_relid("pg_dist_transaction", PG_CATALOG_NAMESPACE);
+	citus_values[0] = ObjectIdGetDatum(MyDatabaseId);
+	citus_values[1] = ObjectIdGetDatum(prepared_log);
+	if (SPI_execute_with_args(PB_CITUS_COUNTERS_SQL, 2, citus_types, citus_values,
+							  NULL, true, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
 		elog(ERROR, "could not read Citus's statistics");
 	for (int i = PB_CITUS_COUNTERS_FIRST; i < PB_SERVER_COUNTERS; i++)
 	{
-		bool		isnull = true;
-		Datum		d = 0;
+		bool		isnull;
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+									  i - PB_CITUS_COUNTERS_FIRST + 1, &isnull);
 
-		/* no row: no connection to the database counted yet */
-		if (SPI_processed == 1)
-			d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
-							  i - PB_CITUS_COUNTERS_FIRST + 1, &isnull);
+		/* null: no connection to the database counted yet */
 		counters[i] = isnull ? 0 : DatumGetInt64(d);
 	}
+	if (!OidIsValid(prepared_log))
+		counters[PB_SERVER_COUNTERS - 1] = -1;
 }
 
 /*

@@ -96,6 +96,35 @@ my @s = split / /, value(q{
 ok($s[0] == $s[3] && $s[1] == $s[3] && $s[2] == $s[3],
 	"pgbench's invariant holds after the run on every node (@s)");
 
+# Transactions committed in two phases: a transaction that writes a row on
+# each worker is prepared on both, and Citus logs each in pg_dist_transaction
+my ($w1, $w2) = map { $_->port } @{ $cluster->{workers} };
+my ($a1, $a2) = split / /, value(qq{
+	SELECT (SELECT min(aid) FROM generate_series(1, 100000) aid, citus_shards s
+			 WHERE s.shardid = get_shard_id_for_distribution_column('pgbench_accounts', aid)
+			   AND s.nodeport = $w1) || ' ' ||
+		   (SELECT min(aid) FROM generate_series(1, 100000) aid, citus_shards s
+			 WHERE s.shardid = get_shard_id_for_distribution_column('pgbench_accounts', aid)
+			   AND s.nodeport = $w2)});
+value(qq{
+	SELECT run_id FROM polarbench_run(script => 'BEGIN;
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = $a1;
+UPDATE pgbench_accounts SET abalance = abalance - 1 WHERE aid = $a2;
+END;', transactions => 5)});
+is(value(q{
+	SELECT server_stats->>'citus_two_phase_prepares' FROM polarbench_runs
+	 ORDER BY run_id DESC LIMIT 1}),
+	'10', 'five transactions writing on both workers: ten prepared, counted');
+value(qq{
+	SELECT run_id FROM polarbench_run(script => 'BEGIN;
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = $a1;
+UPDATE pgbench_accounts SET abalance = abalance - 1 WHERE aid = $a1;
+END;', transactions => 5)});
+is(value(q{
+	SELECT server_stats->>'citus_two_phase_prepares' FROM polarbench_runs
+	 ORDER BY run_id DESC LIMIT 1}),
+	'0', '... and none for transactions on one shard, committed in one phase');
+
 is($cluster->crashes, '', 'no process of any node was terminated by a signal');
 
 $_->stop foreach @nodes;
