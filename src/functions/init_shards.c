@@ -86,16 +86,6 @@
 /* The lowest statistics target a shard is analyzed with */
 #define PB_SHARD_MIN_STATISTICS	10
 
-/* What polarbench_fill_shards() receives as its options */
-#define PB_SHARD_OPTIONS_MAGIC	0x70627368	/* "pbsh" */
-
-typedef struct PbShardOptions
-{
-	uint32		magic;
-	uint32		size;			/* sizeof(PbLoadOptions) */
-	PbLoadOptions opts;
-} PbShardOptions;
-
 /* One node's part of the load, as the coordinator gathers it */
 typedef struct PbNodePart
 {
@@ -182,8 +172,7 @@ pb_shards_load(const PbLoadOptions *opts, int64 *bytes)
 	const PbDataset *ds = pb_dataset_at(opts->dataset);
 	List	   *tables = ds->distribution(opts);
 	PbDistributedTable *first = linitial(tables);
-	PbShardOptions shard_opts;
-	bytea	   *options;
+	Datum		options = pb_shard_options_write(opts);
 	char	   *conduct = pb_loader_qualify(opts, PB_CONDUCT_TABLE);
 	Oid			extschema;
 	List	   *parts;
@@ -205,7 +194,7 @@ pb_shards_load(const PbLoadOptions *opts, int64 *bytes)
 	/* 3. the conducting table, a row per node */
 	parts = pb_shards_gather(opts, tables, &key_type);
 	path_nest = pb_pin_search_path();
-	pb_loader_sql("create table %s(k %s, options bytea, tables text[], columns text[], shards text[], mins int[], maxs int[])",
+	pb_loader_sql("create table %s(k %s, dataset text, options jsonb, tables text[], columns text[], shards text[], mins int[], maxs int[])",
 				  conduct, format_type_be(key_type));
 	{
 		Oid			types[3] = {REGCLASSOID, TEXTOID, TEXTOID};
@@ -219,39 +208,32 @@ pb_shards_load(const PbLoadOptions *opts, int64 *bytes)
 			elog(ERROR, "could not distribute table \"%s\"", PB_CONDUCT_TABLE);
 	}
 
-	memset(&shard_opts, 0, sizeof(shard_opts));
-	shard_opts.magic = PB_SHARD_OPTIONS_MAGIC;
-	shard_opts.size = sizeof(PbLoadOptions);
-	shard_opts.opts = *opts;
-	options = palloc(VARHDRSZ + sizeof(shard_opts));
-	SET_VARSIZE(options, VARHDRSZ + sizeof(shard_opts));
-	memcpy(VARDATA(options), &shard_opts, sizeof(shard_opts));
-
 	foreach(lc, parts)
 	{
 		PbNodePart *part = lfirst(lc);
-		Oid			types[7] = {key_type, BYTEAOID, TEXTARRAYOID, TEXTARRAYOID,
-		TEXTARRAYOID, INT4ARRAYOID, INT4ARRAYOID};
-		Datum		values[7];
+		Oid			types[8] = {key_type, TEXTOID, JSONBOID, TEXTARRAYOID,
+		TEXTARRAYOID, TEXTARRAYOID, INT4ARRAYOID, INT4ARRAYOID};
+		Datum		values[8];
 		int64		key = pb_shards_key(key_type, part->first_min,
 										part->first_max);
 
 		values[0] = key_type == INT8OID ? Int64GetDatum(key) :
 			Int32GetDatum((int32) key);
-		values[1] = PointerGetDatum(options);
-		values[2] = pb_list_array(part->tables, TEXTOID);
-		values[3] = pb_list_array(part->columns, TEXTOID);
-		values[4] = pb_list_array(part->shards, TEXTOID);
-		values[5] = pb_list_array(part->mins, INT4OID);
-		values[6] = pb_list_array(part->maxs, INT4OID);
-		if (SPI_execute_with_args(psprintf("insert into %s values ($1, $2, $3, $4, $5, $6, $7)",
+		values[1] = CStringGetTextDatum(ds->name);
+		values[2] = options;
+		values[3] = pb_list_array(part->tables, TEXTOID);
+		values[4] = pb_list_array(part->columns, TEXTOID);
+		values[5] = pb_list_array(part->shards, TEXTOID);
+		values[6] = pb_list_array(part->mins, INT4OID);
+		values[7] = pb_list_array(part->maxs, INT4OID);
+		if (SPI_execute_with_args(psprintf("insert into %s values ($1, $2, $3, $4, $5, $6, $7, $8)",
 										   conduct),
-								  7, types, values, NULL, false, 0) != SPI_OK_INSERT)
+								  8, types, values, NULL, false, 0) != SPI_OK_INSERT)
 			elog(ERROR, "could not insert into table \"%s\"", PB_CONDUCT_TABLE);
 	}
 
 	/* 4. every node fills its shards, all at once */
-	if (SPI_execute(psprintf("select %s.polarbench_fill_shards(options, tables, columns, shards, mins, maxs) from %s",
+	if (SPI_execute(psprintf("select %s.polarbench_fill_shards(dataset, options, tables, columns, shards, mins, maxs) from %s",
 							 quote_identifier(get_namespace_name(extschema)), conduct),
 					false, 0) != SPI_OK_SELECT ||
 		SPI_processed != list_length(parts))
@@ -492,21 +474,22 @@ pb_count_equal(const Datum *texts, int n, Datum wanted)
 }
 
 /*
- * polarbench_fill_shards(options bytea, tables text[], columns text[],
- *						  shards text[], mins int[], maxs int[])
+ * polarbench_fill_shards(dataset text, options jsonb, tables text[],
+ *						  columns text[], shards text[], mins int[],
+ *						  maxs int[])
  *		On a node of a Citus cluster, in a transaction that created the
  *		shards named (polarbench_init's, see the file header): fill them
- *		with their rows of the data set of options, shard i of table
- *		tables[i] taking the rows whose column columns[i] hashes into
- *		[mins[i], maxs[i]]; analyze them.  Returns the rows inserted and
- *		the shards' size on disk, as an array of two bigints.
+ *		with their rows of data set dataset loaded with options (named
+ *		options, shard_options.c), shard i of table tables[i] taking the
+ *		rows whose column columns[i] hashes into [mins[i], maxs[i]];
+ *		analyze them.  Returns the rows inserted and the shards' size on
+ *		disk, as an array of two bigints.
  */
 Datum
 polarbench_fill_shards(PG_FUNCTION_ARGS)
 {
-	bytea	   *options;
-	PbShardOptions shard_opts;
-	PbLoadOptions *opts = &shard_opts.opts;
+	PbLoadOptions load_opts;
+	PbLoadOptions *opts = &load_opts;
 	const PbDataset *ds;
 	Datum	   *tables,
 			   *columns,
@@ -526,45 +509,27 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 	int			wal_nest;
 	ListCell   *lc;
 
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		if (PG_ARGISNULL(i))
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("polarbench_fill_shards takes no NULL argument")));
-	options = PG_GETARG_BYTEA_PP(0);
-	if (VARSIZE_ANY_EXHDR(options) != sizeof(shard_opts))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the options of polarbench_fill_shards are not this polarbench's"),
-				 errdetail("polarbench_fill_shards is called by polarbench_init on a Citus coordinator, which must run the same polarbench as every node."),
-				 errhint("Install the same version of polarbench on every node.")));
-	memcpy(&shard_opts, VARDATA_ANY(options), sizeof(shard_opts));
-	if (shard_opts.magic != PB_SHARD_OPTIONS_MAGIC ||
-		shard_opts.size != sizeof(PbLoadOptions) ||
-		opts->dataset < 0 || opts->dataset >= pb_dataset_count())
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the options of polarbench_fill_shards are not this polarbench's"),
-				 errdetail("polarbench_fill_shards is called by polarbench_init on a Citus coordinator, which must run the same polarbench as every node."),
-				 errhint("Install the same version of polarbench on every node.")));
+	pb_shard_options_read(opts, text_to_cstring(PG_GETARG_TEXT_PP(0)),
+						  PG_GETARG_DATUM(1));
 	ds = pb_dataset_at(opts->dataset);
 	if (!pb_shards_load_on_nodes(opts))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("data set \"%s\" is not loaded on the nodes", ds->name)));
-	opts->nspname[NAMEDATALEN - 1] = '\0';
-	opts->nspid = get_namespace_oid(opts->nspname, false);
-	opts->staging_prefix[0] = '\0';
-
-	deconstruct_array(PG_GETARG_ARRAYTYPE_P(1), TEXTOID, -1, false,
-					  TYPALIGN_INT, &tables, NULL, &n);
 	deconstruct_array(PG_GETARG_ARRAYTYPE_P(2), TEXTOID, -1, false,
-					  TYPALIGN_INT, &columns, NULL, &n2);
+					  TYPALIGN_INT, &tables, NULL, &n);
 	deconstruct_array(PG_GETARG_ARRAYTYPE_P(3), TEXTOID, -1, false,
+					  TYPALIGN_INT, &columns, NULL, &n2);
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(4), TEXTOID, -1, false,
 					  TYPALIGN_INT, &shards, NULL, &n3);
-	deconstruct_array(PG_GETARG_ARRAYTYPE_P(4), INT4OID, sizeof(int32), true,
-					  TYPALIGN_INT, &mins, NULL, &n4);
 	deconstruct_array(PG_GETARG_ARRAYTYPE_P(5), INT4OID, sizeof(int32), true,
+					  TYPALIGN_INT, &mins, NULL, &n4);
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(6), INT4OID, sizeof(int32), true,
 					  TYPALIGN_INT, &maxs, NULL, &n5);
 	if (n2 != n || n3 != n || n4 != n || n5 != n)
 		ereport(ERROR,

@@ -362,6 +362,11 @@ extern void pb_staging_append(const PbDataset *ds, const PbLoadOptions *opts);
 extern int64 pb_loader_run_parallel(const PbLoadOptions *opts, List *names);
 extern PGDLLEXPORT void pb_loader_worker_main(Datum main_arg);
 
+/* functions/shard_options.c */
+extern Datum pb_shard_options_write(const PbLoadOptions *opts);
+extern void pb_shard_options_read(PbLoadOptions *opts, const char *dataset,
+								  Datum options);
+
 /* functions/init_shards.c */
 extern bool pb_shards_load_on_nodes(const PbLoadOptions *opts);
 extern void pb_shards_check(const PbLoadOptions *opts);
