@@ -128,28 +128,7 @@ sub unchanged
 sub on_worker2_analyze
 {
 	my ($fn, $body) = @_;
-	$w2->safe_psql('postgres', qq{
-		SET citus.enable_ddl_propagation = off;
-		CREATE FUNCTION $fn(int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS \$\$
-		BEGIN
-			$body;
-			RETURN \$1;
-		END \$\$;
-		CREATE FUNCTION ${fn}_trigger() RETURNS event_trigger LANGUAGE plpgsql AS \$\$
-		DECLARE
-			r record;
-		BEGIN
-			FOR r IN SELECT objid::regclass AS t FROM pg_event_trigger_ddl_commands()
-					  WHERE command_tag = 'CREATE TABLE'
-						AND objid::regclass::text LIKE 'pgbench_accounts_%'
-			LOOP
-				EXECUTE format('CREATE STATISTICS %I ON ($fn(aid)) FROM %s',
-							   'pb_stat_' || r.t::text, r.t);
-			END LOOP;
-		END \$\$;
-		CREATE EVENT TRIGGER ${fn}_trigger ON ddl_command_end WHEN TAG IN ('CREATE TABLE')
-			EXECUTE FUNCTION ${fn}_trigger();
-	});
+	$cluster->on_analyze($w2, $fn, $body, 'pgbench_accounts_%', 'aid');
 	return;
 }
 

@@ -81,21 +81,8 @@ sub checksum
 sub routed
 {
 	my ($table, $column) = @_;
-	my $routing = value(qq{
-		SELECT string_agg(shard || ':' || n, ' ' ORDER BY shard)
-		  FROM (SELECT get_shard_id_for_distribution_column('$table', $column) AS shard,
-					   count(*) AS n
-				  FROM $table GROUP BY 1) s});
-	my @held;
-	foreach my $p ($cluster->placements($table))
-	{
-		my ($node, $shard) = @$p;
-		my ($id) = $shard =~ /_(\d+)$/;
-		my $n = $node->safe_psql('postgres', "SELECT count(*) FROM $shard");
-		push @held, "$id:$n" if $n > 0;
-	}
-	is(join(' ', sort @held), $routing,
-		"$table: each shard holds the rows Citus routes to it");
+	my ($held, $routed) = $cluster->routing($table, $column);
+	is($held, $routed, "$table: each shard holds the rows Citus routes to it");
 	return;
 }
 
@@ -146,37 +133,6 @@ sub no_loader_left
 	return;
 }
 
-# On worker2, each new shard of the tables like table_like gets a statistics
-# object on an expression of fn of its column: the ANALYZE that ends the
-# shards' load there, once all its rows are written, calls fn.
-sub on_worker2_analyze
-{
-	my ($fn, $body, $table_like, $column) = @_;
-	$w2->safe_psql('postgres', qq{
-		SET citus.enable_ddl_propagation = off;
-		CREATE FUNCTION $fn(anyelement) RETURNS int IMMUTABLE LANGUAGE plpgsql AS \$\$
-		BEGIN
-			$body;
-			RETURN 1;
-		END \$\$;
-		CREATE FUNCTION ${fn}_trigger() RETURNS event_trigger LANGUAGE plpgsql AS \$\$
-		DECLARE
-			r record;
-		BEGIN
-			FOR r IN SELECT objid::regclass AS t FROM pg_event_trigger_ddl_commands()
-					  WHERE command_tag = 'CREATE TABLE'
-						AND objid::regclass::text LIKE '$table_like'
-			LOOP
-				EXECUTE format('CREATE STATISTICS %I ON ($fn($column)) FROM %s',
-							   'pb_stat_' || r.t::text, r.t);
-			END LOOP;
-		END \$\$;
-		CREATE EVENT TRIGGER ${fn}_trigger ON ddl_command_end WHEN TAG IN ('CREATE TABLE')
-			EXECUTE FUNCTION ${fn}_trigger();
-	});
-	return;
-}
-
 # A load made to fail on worker2 once it wrote its rows leaves every node
 # as it was
 sub fails_on_worker2
@@ -184,7 +140,7 @@ sub fails_on_worker2
 	my ($what, $load, $table_like, $column, $sums_sql, $like) = @_;
 	my $before = state_of($like);
 	my $sums = value($sums_sql);
-	on_worker2_analyze('pb_fails', q{RAISE EXCEPTION 'worker2 fails once loaded'},
+	$cluster->on_analyze($w2, 'pb_fails', q{RAISE EXCEPTION 'worker2 fails once loaded'},
 		$table_like, $column);
 	my ($ret, $out, $err) = $c->psql('postgres', "SELECT * FROM $load");
 	like($err, qr/worker2 fails once loaded/, "$what: a load failing on a worker fails");
@@ -238,7 +194,7 @@ indexed('usertable', q{ycsb_key >= ''});
 my $ycsb_sums = q{SELECT count(*) || ' ' || sum(hashtext(t::text)::bigint) FROM usertable t};
 my $before = state_of('usertable%');
 my $sums = value($ycsb_sums);
-on_worker2_analyze('pb_slow', 'PERFORM pg_sleep(60)', 'usertable_%', 'field0');
+$cluster->on_analyze($w2, 'pb_slow', 'PERFORM pg_sleep(60)', 'usertable_%', 'field0');
 my ($in, $bg_out, $bg_err) = ('', '', '');
 my $h = IPC::Run::start(
 	[ 'psql', '-X', '-d', $c->connstr('postgres'), '-c',
