@@ -46,7 +46,8 @@ PB_FUNCTION_OBJS = src/functions/callsite.o src/functions/run_args.o \
 	src/functions/sweep.o src/functions/record_check.o \
 	src/functions/nodes.o src/functions/compare.o \
 	src/functions/workload_list.o src/functions/init_parallel.o \
-	src/functions/init_distributed.o src/functions/init_shards.o \
+	src/functions/init_distributed.o src/functions/shard_options.o \
+	src/functions/init_shards.o \
 	src/functions/init.o src/functions/dataset_list.o \
 	src/functions/capture.o src/functions/module.o
 OBJS = $(PB_COMMON_OBJS) $(patsubst %.c,%.o,$(PB_SCRIPT_SRCS)) \

@@ -64,13 +64,18 @@ REVOKE ALL ON FUNCTION polarbench_init(text, int, int, int, bigint, int, int,
  * On a node of a Citus cluster, called by polarbench_init(..., distributed
  * => true) on the coordinator through Citus, in its transaction: fill the
  * shards named (tables[i]'s shard shards[i], of hash range mins[i] to
- * maxs[i] of its column columns[i]) with their rows of the data set of
- * options.  Only shards created in the current transaction, into which the
- * caller may insert, are filled.  Returns the rows inserted and the shards'
- * size on disk.
+ * maxs[i] of its column columns[i]; a reference table's placement, of
+ * column '', with all its rows) with their rows of data set dataset loaded
+ * with options, a JSON object of named options (polarbench_init's
+ * arguments, and what the coordinator decided: seed, load_time...).  Only
+ * shards created in the current transaction, into which the caller may
+ * insert, are filled.  Returns the rows inserted into the shards of
+ * distributed tables, the shards' size on disk, and the rows inserted into
+ * the placements of reference tables.
  */
-CREATE FUNCTION polarbench_fill_shards(options bytea, tables text[], columns text[],
-									   shards text[], mins int[], maxs int[])
+CREATE FUNCTION polarbench_fill_shards(dataset text, options jsonb, tables text[],
+									   columns text[], shards text[], mins int[],
+									   maxs int[])
 RETURNS bigint[]
 AS 'MODULE_PATHNAME', 'polarbench_fill_shards'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;

@@ -199,6 +199,7 @@ polarbench_init(PG_FUNCTION_ARGS)
 	if (pb_shards_load_on_nodes(&opts))
 	{
 		PbLoadOptions empty = opts;
+		int			sequential = pb_shards_sequential_begin();
 
 		/*
 		 * The tables, created empty by the data set's own steps (every row
@@ -209,6 +210,7 @@ polarbench_init(PG_FUNCTION_ARGS)
 		(void) pb_init_serial(&empty, names);
 		pb_route_forget();
 		rows = pb_shards_load(&opts, &bytes);
+		pb_shards_sequential_end(sequential);
 	}
 	else
 	{

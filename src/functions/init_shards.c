@@ -50,10 +50,19 @@
  * statistics target divided by their number, so that together they sample
  * about what one ANALYZE of the table would.
  *
+ * Reference tables (TPC-C's item): each node holding shards is also given
+ * its placement of the reference table's one shard, and makes all its
+ * rows there, the same on every node; the coordinator fills its own
+ * placement itself, in the caller's backend, once the nodes are done.
+ * Their rows count once in the load's.  A row the coordinator writes by
+ * SQL while it creates the tables empty (tpcc_load's) is copied to the
+ * placements by Citus, as in a load through the coordinator.
+ *
  * Only data sets with a fill_shards step, whose hash-distributed tables
- * are all colocated and have an int or bigint distribution column,
- * without reference tables or partitions, load this way; others go
- * through the coordinator (init_distributed.c).
+ * are all colocated (and
+ * a node holding a shard of them wherever a reference table has a
+ * placement), without partitions, load this way; others go through the
+ * coordinator (init_distributed.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -61,6 +70,7 @@
 
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "commands/vacuum.h"
@@ -74,6 +84,7 @@
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/typcache.h"
 
 #include "engine.h"
 #include "load.h"
@@ -86,21 +97,12 @@
 /* The lowest statistics target a shard is analyzed with */
 #define PB_SHARD_MIN_STATISTICS	10
 
-/* What polarbench_fill_shards() receives as its options */
-#define PB_SHARD_OPTIONS_MAGIC	0x70627368	/* "pbsh" */
-
-typedef struct PbShardOptions
-{
-	uint32		magic;
-	uint32		size;			/* sizeof(PbLoadOptions) */
-	PbLoadOptions opts;
-} PbShardOptions;
-
 /* One node's part of the load, as the coordinator gathers it */
 typedef struct PbNodePart
 {
 	int			groupid;
-	int32		first_min;		/* hash range of one of its shards */
+	bool		has_key;		/* holds a shard of a distributed table */
+	int32		first_min;		/* hash range of one of those */
 	int32		first_max;
 	List	   *tables;			/* of text Datums, one per shard */
 	List	   *columns;
@@ -111,7 +113,16 @@ typedef struct PbNodePart
 
 static List *pb_shards_gather(const PbLoadOptions *opts, List *tables,
 							  Oid *key_type);
-static int64 pb_shards_key(Oid key_type, int32 lo, int32 hi);
+static PbDistributedTable *pb_shards_first(List *tables);
+static int	pb_shards_local_group(void);
+static void pb_shards_add_result(int64 node_rows, int64 node_bytes,
+								 int64 node_reference, int64 *rows,
+								 int64 *bytes, int64 *reference_rows);
+static void pb_shards_fill(const PbLoadOptions *opts, ArrayType *tables_array,
+						   ArrayType *columns_array, ArrayType *shards_array,
+						   ArrayType *mins_array, ArrayType *maxs_array,
+						   bool every_table, int64 *result);
+static Datum pb_shards_key(Oid key_type, int32 lo, int32 hi);
 static Datum pb_list_array(List *list, Oid elemtype);
 static void pb_shards_analyze(const char *nspname, const char *shard,
 							  int nshards);
@@ -143,13 +154,44 @@ pb_shards_load_on_nodes(const PbLoadOptions *opts)
 		PbDistributedTable *t = lfirst(lc);
 
 		if (t->column == NULL)
-			return false;		/* a reference table */
+			continue;			/* a reference table: on every node */
 		if (first == NULL)
 			first = t->table;
 		else if (t->colocate_with == NULL)
 			return false;		/* another colocation group */
 	}
 	return first != NULL;
+}
+
+/*
+ * pb_shards_sequential_begin
+ *		Make Citus run what follows, to the matching
+ *		pb_shards_sequential_end(), over one connection per node: the drop
+ *		of the tables a load replaces, the creation of their shards and of
+ *		their sequences, the nodes' loads.  (A sequence dropped over one
+ *		connection and created again over another, in one distributed
+ *		transaction, would wait for itself: Citus calls it a distributed
+ *		deadlock.)  Returns the GUC nest level to end.
+ */
+int
+pb_shards_sequential_begin(void)
+{
+	int			nest_level = NewGUCNestLevel();
+
+	(void) set_config_option("citus.multi_shard_modify_mode", "sequential",
+							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+							 true, 0, false);
+	return nest_level;
+}
+
+/*
+ * pb_shards_sequential_end
+ *		The mode of before pb_shards_sequential_begin() again.
+ */
+void
+pb_shards_sequential_end(int nest_level)
+{
+	AtEOXact_GUC(true, nest_level);
 }
 
 /*
@@ -173,7 +215,8 @@ pb_shards_check(const PbLoadOptions *opts)
  * pb_shards_load
  *		Load the data set of opts on the nodes of the cluster, its tables
  *		created, empty, in the caller's transaction (steps 2 to 5 of the
- *		file header); SPI connected.  Returns the rows inserted, and their
+ *		file header), in pb_shards_sequential_begin()'s mode; SPI
+ *		connected.  Returns the rows inserted, and their
  *		size on disk on all nodes in *bytes.
  */
 int64
@@ -181,31 +224,28 @@ pb_shards_load(const PbLoadOptions *opts, int64 *bytes)
 {
 	const PbDataset *ds = pb_dataset_at(opts->dataset);
 	List	   *tables = ds->distribution(opts);
-	PbDistributedTable *first = linitial(tables);
-	PbShardOptions shard_opts;
-	bytea	   *options;
+	PbDistributedTable *first = pb_shards_first(tables);
+	Datum		options = pb_shard_options_write(opts);
+	int			local_group = pb_shards_local_group();
+	uint64		nconducted = 0;
+	int64		reference_rows = -1;
 	char	   *conduct = pb_loader_qualify(opts, PB_CONDUCT_TABLE);
 	Oid			extschema;
 	List	   *parts;
 	ListCell   *lc;
 	Oid			key_type;
-	int			nest_level;
 	int			path_nest;
 	int64		rows = 0;
 
 	(void) pb_extension_owner(&extschema);
 
 	/* 2. Citus tables, each node's shards over one connection */
-	nest_level = NewGUCNestLevel();
-	(void) set_config_option("citus.multi_shard_modify_mode", "sequential",
-							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
-							 true, 0, false);
 	pb_distribute_tables(opts);
 
 	/* 3. the conducting table, a row per node */
 	parts = pb_shards_gather(opts, tables, &key_type);
 	path_nest = pb_pin_search_path();
-	pb_loader_sql("create table %s(k %s, options bytea, tables text[], columns text[], shards text[], mins int[], maxs int[])",
+	pb_loader_sql("create table %s(k %s, dataset text, options jsonb, tables text[], columns text[], shards text[], mins int[], maxs int[])",
 				  conduct, format_type_be(key_type));
 	{
 		Oid			types[3] = {REGCLASSOID, TEXTOID, TEXTOID};
@@ -219,42 +259,44 @@ pb_shards_load(const PbLoadOptions *opts, int64 *bytes)
 			elog(ERROR, "could not distribute table \"%s\"", PB_CONDUCT_TABLE);
 	}
 
-	memset(&shard_opts, 0, sizeof(shard_opts));
-	shard_opts.magic = PB_SHARD_OPTIONS_MAGIC;
-	shard_opts.size = sizeof(PbLoadOptions);
-	shard_opts.opts = *opts;
-	options = palloc(VARHDRSZ + sizeof(shard_opts));
-	SET_VARSIZE(options, VARHDRSZ + sizeof(shard_opts));
-	memcpy(VARDATA(options), &shard_opts, sizeof(shard_opts));
-
 	foreach(lc, parts)
 	{
 		PbNodePart *part = lfirst(lc);
-		Oid			types[7] = {key_type, BYTEAOID, TEXTARRAYOID, TEXTARRAYOID,
-		TEXTARRAYOID, INT4ARRAYOID, INT4ARRAYOID};
-		Datum		values[7];
-		int64		key = pb_shards_key(key_type, part->first_min,
-										part->first_max);
+		Oid			types[8] = {key_type, TEXTOID, JSONBOID, TEXTARRAYOID,
+		TEXTARRAYOID, TEXTARRAYOID, INT4ARRAYOID, INT4ARRAYOID};
+		Datum		values[8];
 
-		values[0] = key_type == INT8OID ? Int64GetDatum(key) :
-			Int32GetDatum((int32) key);
-		values[1] = PointerGetDatum(options);
-		values[2] = pb_list_array(part->tables, TEXTOID);
-		values[3] = pb_list_array(part->columns, TEXTOID);
-		values[4] = pb_list_array(part->shards, TEXTOID);
-		values[5] = pb_list_array(part->mins, INT4OID);
-		values[6] = pb_list_array(part->maxs, INT4OID);
-		if (SPI_execute_with_args(psprintf("insert into %s values ($1, $2, $3, $4, $5, $6, $7)",
+		if (!part->has_key)
+		{
+			if (part->groupid != local_group)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("a node of the cluster holds no shard of the distributed tables of data set \"%s\"",
+								ds->name),
+						 errdetail("Each node fills its placements of the reference tables as it loads its shards."),
+						 errhint("Give shard_count at least the number of workers.")));
+			continue;
+		}
+		nconducted++;
+		values[0] = pb_shards_key(key_type, part->first_min, part->first_max);
+		values[1] = CStringGetTextDatum(ds->name);
+		values[2] = options;
+		values[3] = pb_list_array(part->tables, TEXTOID);
+		values[4] = pb_list_array(part->columns, TEXTOID);
+		values[5] = pb_list_array(part->shards, TEXTOID);
+		values[6] = pb_list_array(part->mins, INT4OID);
+		values[7] = pb_list_array(part->maxs, INT4OID);
+		if (SPI_execute_with_args(psprintf("insert into %s values ($1, $2, $3, $4, $5, $6, $7, $8)",
 										   conduct),
-								  7, types, values, NULL, false, 0) != SPI_OK_INSERT)
+								  8, types, values, NULL, false, 0) != SPI_OK_INSERT)
 			elog(ERROR, "could not insert into table \"%s\"", PB_CONDUCT_TABLE);
 	}
 
 	/* 4. every node fills its shards, all at once */
-	if (SPI_execute(psprintf("select %s.polarbench_fill_shards(options, tables, columns, shards, mins, maxs) from %s",
+	if (SPI_execute(psprintf("select %s.polarbench_fill_shards(dataset, options, tables, columns, shards, mins, maxs) from %s",
 							 quote_identifier(get_namespace_name(extschema)), conduct),
 					false, 0) != SPI_OK_SELECT ||
-		SPI_processed != list_length(parts))
+		SPI_processed != nconducted)
 		elog(ERROR, "could not load the shards on the nodes");
 	*bytes = 0;
 	for (uint64 r = 0; r < SPI_processed; r++)
@@ -268,20 +310,60 @@ pb_shards_load(const PbLoadOptions *opts, int64 *bytes)
 		deconstruct_array(DatumGetArrayTypeP(result), INT8OID, sizeof(int64),
 						  FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &elems, NULL,
 						  &nelems);
-		if (nelems != 2)
+		if (nelems != 3)
 			elog(ERROR, "polarbench_fill_shards returned %d values", nelems);
-		rows += DatumGetInt64(elems[0]);
-		*bytes += DatumGetInt64(elems[1]);
+		pb_shards_add_result(DatumGetInt64(elems[0]), DatumGetInt64(elems[1]),
+							 DatumGetInt64(elems[2]), &rows, bytes,
+							 &reference_rows);
+	}
+
+	/*
+	 * The coordinator's own placements of the reference tables, when it
+	 * holds no shard of the others (so no row of the conducting table)
+	 */
+	foreach(lc, parts)
+	{
+		PbNodePart *part = lfirst(lc);
+		int64		result[3];
+
+		if (part->has_key)
+			continue;
+		pb_shards_fill(opts,
+					   DatumGetArrayTypeP(pb_list_array(part->tables, TEXTOID)),
+					   DatumGetArrayTypeP(pb_list_array(part->columns, TEXTOID)),
+					   DatumGetArrayTypeP(pb_list_array(part->shards, TEXTOID)),
+					   DatumGetArrayTypeP(pb_list_array(part->mins, INT4OID)),
+					   DatumGetArrayTypeP(pb_list_array(part->maxs, INT4OID)),
+					   false, result);
+		pb_shards_add_result(result[0], result[1], result[2], &rows, bytes,
+							 &reference_rows);
 	}
 
 	/* 5. */
 	pb_loader_sql("drop table %s", conduct);
 	pb_unpin_search_path(path_nest);
-	AtEOXact_GUC(true, nest_level);
+	rows += reference_rows;
 	if (rows != opts->total_rows)
 		elog(ERROR, "the nodes loaded " INT64_FORMAT " rows of the " INT64_FORMAT " of the data set",
 			 rows, opts->total_rows);
 	return rows;
+}
+
+/*
+ * Add a node's rows of distributed tables, bytes and rows of reference
+ * tables to the load's: the reference tables' rows, which every node
+ * makes, once, and the same on every node.
+ */
+static void
+pb_shards_add_result(int64 node_rows, int64 node_bytes, int64 node_reference,
+					 int64 *rows, int64 *bytes, int64 *reference_rows)
+{
+	if (*reference_rows >= 0 && node_reference != *reference_rows)
+		elog(ERROR, "the nodes wrote " INT64_FORMAT " and " INT64_FORMAT " rows of the reference tables",
+			 *reference_rows, node_reference);
+	*reference_rows = node_reference;
+	*rows += node_rows;
+	*bytes += node_bytes;
 }
 
 /*
@@ -292,7 +374,7 @@ pb_shards_load(const PbLoadOptions *opts, int64 *bytes)
 static List *
 pb_shards_gather(const PbLoadOptions *opts, List *tables, Oid *key_type)
 {
-	PbDistributedTable *first = linitial(tables);
+	PbDistributedTable *first = pb_shards_first(tables);
 	Oid			first_relid = pb_loader_relid(opts, first->table);
 	List	   *parts = NIL;
 	PbNodePart *part = NULL;
@@ -304,9 +386,6 @@ pb_shards_gather(const PbLoadOptions *opts, List *tables, Oid *key_type)
 
 	*key_type = get_atttype(first_relid, get_attnum(first_relid,
 													first->column));
-	if (*key_type != INT4OID && *key_type != INT8OID)
-		elog(ERROR, "distribution column \"%s\" is neither an int nor a bigint",
-			 first->column);
 
 	relids = palloc(sizeof(Datum) * list_length(tables));
 	foreach(lc, tables)
@@ -339,22 +418,32 @@ pb_shards_gather(const PbLoadOptions *opts, List *tables, Oid *key_type)
 		int32		lo = DatumGetInt32(SPI_getbinval(tuple, desc, 3, &isnull));
 		int32		hi = DatumGetInt32(SPI_getbinval(tuple, desc, 4, &isnull));
 		char	   *shard = SPI_getvalue(tuple, desc, 5);
-		const char *column = NULL;
+		const char *column = "";
 
+		/* a reference table's shard: no column, no range */
+		if (isnull)
+		{
+			lo = PG_INT32_MIN;
+			hi = PG_INT32_MAX;
+		}
 		foreach(lc, tables)
 		{
 			PbDistributedTable *t = lfirst(lc);
 
-			if (strcmp(t->table, table) == 0)
+			if (strcmp(t->table, table) == 0 && t->column != NULL)
 				column = t->column;
 		}
 		if (part == NULL || part->groupid != groupid)
 		{
 			part = palloc0(sizeof(PbNodePart));
 			part->groupid = groupid;
+			parts = lappend(parts, part);
+		}
+		if (!part->has_key && column[0] != '\0')
+		{
+			part->has_key = true;
 			part->first_min = lo;
 			part->first_max = hi;
-			parts = lappend(parts, part);
 		}
 		part->tables = lappend(part->tables, pstrdup(table));
 		part->columns = lappend(part->columns, pstrdup(column));
@@ -367,24 +456,70 @@ pb_shards_gather(const PbLoadOptions *opts, List *tables, Oid *key_type)
 	return parts;
 }
 
+/* The first hash-distributed table of tables */
+static PbDistributedTable *
+pb_shards_first(List *tables)
+{
+	ListCell   *lc;
+
+	foreach(lc, tables)
+	{
+		PbDistributedTable *t = lfirst(lc);
+
+		if (t->column != NULL)
+			return t;
+	}
+	elog(ERROR, "the data set has no distributed table");
+	return NULL;
+}
+
+/* The group of this node (the coordinator's: 0), as Citus knows it */
+static int
+pb_shards_local_group(void)
+{
+	bool		isnull;
+
+	if (pb_spi_execute_safe("select groupid from pg_catalog.pg_dist_local_group",
+							0, NULL, NULL, true, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "could not read the group of this node");
+	return DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0],
+									   SPI_tuptable->tupdesc, 1, &isnull));
+}
+
 /*
- * A value of type key_type (int or bigint) whose hash, as Citus computes
- * it, falls in [lo, hi]: a row of that key goes to that shard.
+ * A value of type key_type whose hash, as Citus computes it (the type's
+ * standard hash function, of the default collation), falls in [lo, hi]: a
+ * row of that key goes to that shard.  Tried among the numbers 1, 2, ...
+ * read by the type's input function (an int, a bigint, a text or a
+ * varchar).
  */
-static int64
+static Datum
 pb_shards_key(Oid key_type, int32 lo, int32 hi)
 {
+	TypeCacheEntry *tc = lookup_type_cache(key_type,
+										   TYPECACHE_HASH_PROC_FINFO);
+	Oid			input;
+	Oid			ioparam;
+
+	if (!OidIsValid(tc->hash_proc_finfo.fn_oid))
+		elog(ERROR, "type %s has no hash function", format_type_be(key_type));
+	getTypeInputInfo(key_type, &input, &ioparam);
 	for (int64 k = 1; k < INT64CONST(100000000); k++)
 	{
-		int32		h = key_type == INT8OID ?
-			DatumGetInt32(DirectFunctionCall1(hashint8, Int64GetDatum(k))) :
-			DatumGetInt32(DirectFunctionCall1(hashint4, Int32GetDatum((int32) k)));
+		char		text[32];
+		Datum		key;
+		int32		h;
 
+		snprintf(text, sizeof(text), INT64_FORMAT, k);
+		key = OidInputFunctionCall(input, text, ioparam, -1);
+		h = DatumGetInt32(FunctionCall1Coll(&tc->hash_proc_finfo,
+											DEFAULT_COLLATION_OID, key));
 		if (h >= lo && h <= hi)
-			return k;
+			return key;
 	}
 	elog(ERROR, "no key found for the hash range [%d, %d]", lo, hi);
-	return 0;
+	return (Datum) 0;
 }
 
 /* An array of a list of C strings (elemtype text) or of ints (int) */
@@ -492,22 +627,66 @@ pb_count_equal(const Datum *texts, int n, Datum wanted)
 }
 
 /*
- * polarbench_fill_shards(options bytea, tables text[], columns text[],
- *						  shards text[], mins int[], maxs int[])
+ * polarbench_fill_shards(dataset text, options jsonb, tables text[],
+ *						  columns text[], shards text[], mins int[],
+ *						  maxs int[])
  *		On a node of a Citus cluster, in a transaction that created the
  *		shards named (polarbench_init's, see the file header): fill them
- *		with their rows of the data set of options, shard i of table
- *		tables[i] taking the rows whose column columns[i] hashes into
- *		[mins[i], maxs[i]]; analyze them.  Returns the rows inserted and
- *		the shards' size on disk, as an array of two bigints.
+ *		with their rows of data set dataset loaded with options (named
+ *		options, shard_options.c), shard i of table tables[i] taking the
+ *		rows whose column columns[i] hashes into [mins[i], maxs[i]] (a
+ *		reference table's, of column "", all of them); analyze them.
+ *		Returns the rows inserted into the shards of distributed tables,
+ *		the shards' size on disk and the rows inserted into the reference
+ *		tables' placements, as an array of three bigints.
  */
 Datum
 polarbench_fill_shards(PG_FUNCTION_ARGS)
 {
-	bytea	   *options;
-	PbShardOptions shard_opts;
-	PbLoadOptions *opts = &shard_opts.opts;
-	const PbDataset *ds;
+	PbLoadOptions opts;
+	int64		result[3];
+	Datum		result_datums[3];
+
+	for (int i = 0; i < 7; i++)
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("polarbench_fill_shards takes no NULL argument")));
+	pb_shard_options_read(&opts, text_to_cstring(PG_GETARG_TEXT_PP(0)),
+						  PG_GETARG_DATUM(1));
+	if (!pb_shards_load_on_nodes(&opts))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("data set \"%s\" is not loaded on the nodes",
+						pb_dataset_at(opts.dataset)->name)));
+	pb_shards_fill(&opts, PG_GETARG_ARRAYTYPE_P(2), PG_GETARG_ARRAYTYPE_P(3),
+				   PG_GETARG_ARRAYTYPE_P(4), PG_GETARG_ARRAYTYPE_P(5),
+				   PG_GETARG_ARRAYTYPE_P(6), true, result);
+	for (int i = 0; i < 3; i++)
+		result_datums[i] = Int64GetDatum(result[i]);
+	PG_RETURN_ARRAYTYPE_P(construct_array(result_datums, 3, INT8OID,
+										  sizeof(int64), FLOAT8PASSBYVAL,
+										  TYPALIGN_DOUBLE));
+}
+
+/*
+ * Fill the shards of this node named (tables[i]'s shard shards[i], of the
+ * rows whose column columns[i] hashes into [mins[i], maxs[i]]; a reference
+ * table, of no column, its one shard with all its rows) with their rows of
+ * the load of opts, then analyze them.  every_table: the shards of every
+ * table of the data set are named (a node's part of the load); otherwise
+ * the rows of the tables not named are dropped (the coordinator's
+ * placements of the reference tables).  result: the rows inserted into the
+ * shards of distributed tables, the shards' size on disk, and the rows of
+ * the reference tables.
+ */
+static void
+pb_shards_fill(const PbLoadOptions *opts, ArrayType *tables_array,
+			   ArrayType *columns_array, ArrayType *shards_array,
+			   ArrayType *mins_array, ArrayType *maxs_array,
+			   bool every_table, int64 *result)
+{
+	const PbDataset *ds = pb_dataset_at(opts->dataset);
 	Datum	   *tables,
 			   *columns,
 			   *shards,
@@ -519,52 +698,20 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 				n4,
 				n5;
 	PbProgress	progress;
-	int64		result[2];
-	Datum		result_datums[2];
 	Oid		   *shard_oids;
 	int			path_nest;
 	int			wal_nest;
 	ListCell   *lc;
 
-	for (int i = 0; i < 6; i++)
-		if (PG_ARGISNULL(i))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("polarbench_fill_shards takes no NULL argument")));
-	options = PG_GETARG_BYTEA_PP(0);
-	if (VARSIZE_ANY_EXHDR(options) != sizeof(shard_opts))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the options of polarbench_fill_shards are not this polarbench's"),
-				 errdetail("polarbench_fill_shards is called by polarbench_init on a Citus coordinator, which must run the same polarbench as every node."),
-				 errhint("Install the same version of polarbench on every node.")));
-	memcpy(&shard_opts, VARDATA_ANY(options), sizeof(shard_opts));
-	if (shard_opts.magic != PB_SHARD_OPTIONS_MAGIC ||
-		shard_opts.size != sizeof(PbLoadOptions) ||
-		opts->dataset < 0 || opts->dataset >= pb_dataset_count())
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the options of polarbench_fill_shards are not this polarbench's"),
-				 errdetail("polarbench_fill_shards is called by polarbench_init on a Citus coordinator, which must run the same polarbench as every node."),
-				 errhint("Install the same version of polarbench on every node.")));
-	ds = pb_dataset_at(opts->dataset);
-	if (!pb_shards_load_on_nodes(opts))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("data set \"%s\" is not loaded on the nodes", ds->name)));
-	opts->nspname[NAMEDATALEN - 1] = '\0';
-	opts->nspid = get_namespace_oid(opts->nspname, false);
-	opts->staging_prefix[0] = '\0';
-
-	deconstruct_array(PG_GETARG_ARRAYTYPE_P(1), TEXTOID, -1, false,
+	deconstruct_array(tables_array, TEXTOID, -1, false,
 					  TYPALIGN_INT, &tables, NULL, &n);
-	deconstruct_array(PG_GETARG_ARRAYTYPE_P(2), TEXTOID, -1, false,
+	deconstruct_array(columns_array, TEXTOID, -1, false,
 					  TYPALIGN_INT, &columns, NULL, &n2);
-	deconstruct_array(PG_GETARG_ARRAYTYPE_P(3), TEXTOID, -1, false,
+	deconstruct_array(shards_array, TEXTOID, -1, false,
 					  TYPALIGN_INT, &shards, NULL, &n3);
-	deconstruct_array(PG_GETARG_ARRAYTYPE_P(4), INT4OID, sizeof(int32), true,
+	deconstruct_array(mins_array, INT4OID, sizeof(int32), true,
 					  TYPALIGN_INT, &mins, NULL, &n4);
-	deconstruct_array(PG_GETARG_ARRAYTYPE_P(5), INT4OID, sizeof(int32), true,
+	deconstruct_array(maxs_array, INT4OID, sizeof(int32), true,
 					  TYPALIGN_INT, &maxs, NULL, &n5);
 	if (n2 != n || n3 != n || n4 != n || n5 != n)
 		ereport(ERROR,
@@ -575,7 +722,7 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 	 * Every table the data set fills must be routed: its rows go nowhere
 	 * else (the shell tables Citus keeps on the nodes stay empty)
 	 */
-	foreach(lc, ds->distribution(opts))
+	foreach(lc, every_table ? ds->distribution(opts) : NIL)
 	{
 		PbDistributedTable *t = lfirst(lc);
 		bool		found = false;
@@ -596,8 +743,9 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 	for (int i = 0; i < n;)
 	{
 		char	   *table = TextDatumGetCString(tables[i]);
+		char	   *column = TextDatumGetCString(columns[i]);
 		Oid			relid = get_relname_relid(table, opts->nspid);
-		AttrNumber	attnum;
+		AttrNumber	attnum = InvalidAttrNumber;
 		Oid		   *shard_relids = palloc(sizeof(Oid) * n);
 		int32	   *lo = palloc(sizeof(int32) * n);
 		int32	   *hi = palloc(sizeof(int32) * n);
@@ -608,12 +756,16 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_UNDEFINED_TABLE),
 					 errmsg("relation \"%s.%s\" does not exist",
 							opts->nspname, table)));
-		attnum = get_attnum(relid, TextDatumGetCString(columns[i]));
-		if (attnum == InvalidAttrNumber)
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_COLUMN),
-					 errmsg("column \"%s\" of relation \"%s\" does not exist",
-							TextDatumGetCString(columns[i]), table)));
+		/* a reference table: no column */
+		if (column[0] != '\0')
+		{
+			attnum = get_attnum(relid, column);
+			if (attnum == InvalidAttrNumber)
+				ereport(ERROR,
+						(errcode(ERRCODE_UNDEFINED_COLUMN),
+						 errmsg("column \"%s\" of relation \"%s\" does not exist",
+								column, table)));
+		}
 		for (; i < n && strcmp(TextDatumGetCString(tables[i]), table) == 0; i++)
 		{
 			Oid			shard_relid = pb_shards_check_shard(relid, opts,
@@ -625,6 +777,12 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 			hi[k] = DatumGetInt32(maxs[i]);
 			k++;
 		}
+		if (attnum == InvalidAttrNumber && k != 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("polarbench_fill_shards takes one shard of a table of no column, \"%s\"",
+							table),
+					 errdetail("A reference table has one shard, of which each node holds a placement.")));
 		pb_route_add(relid, attnum, k, shard_relids, lo, hi);
 	}
 	/* after them, a route that drops the rows of any other table */
@@ -638,6 +796,8 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 	wal_nest = pb_loader_compress_wal_begin(opts);
 	result[0] = ds->fill_shards(opts, &progress);
 	pb_loader_compress_wal_end(wal_nest);
+	result[2] = pb_route_reference_rows();
+	result[0] -= result[2];
 	pb_route_forget();
 	result[1] = 0;
 	for (int i = 0; i < n; i++)
@@ -649,9 +809,4 @@ polarbench_fill_shards(PG_FUNCTION_ARGS)
 	}
 	pb_unpin_search_path(path_nest);
 	SPI_finish();
-	result_datums[0] = Int64GetDatum(result[0]);
-	result_datums[1] = Int64GetDatum(result[1]);
-	PG_RETURN_ARRAYTYPE_P(construct_array(result_datums, 2, INT8OID,
-										  sizeof(int64), FLOAT8PASSBYVAL,
-										  TYPALIGN_DOUBLE));
 }

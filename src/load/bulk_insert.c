@@ -33,6 +33,7 @@
 #include "access/htup_details.h"
 #include "access/visibilitymapdefs.h"
 #include "access/xloginsert.h"
+#include "catalog/index.h"
 #include "catalog/pg_am.h"
 #include "common/relpath.h"
 #include "storage/bufmgr.h"
@@ -61,7 +62,7 @@
 
 static PbBulkInsert *pb_bulk_begin_table(Oid relid, PbProgress *progress,
 										 int batch, bool small_rows,
-										 Oid key_index);
+										 Oid key_index, bool reindex);
 static PbBulkInsert *pb_bulk_begin_routed(PbShardRoute *route, Oid relid,
 										  PbProgress *progress, int batch,
 										  bool small_rows, Oid key_index);
@@ -84,9 +85,10 @@ static void pb_direct_finish(PbBulkInsert *bulk);
  * written (btree_build.c).
  *
  * A table routed to its shards (shard_route.c) takes its rows into the
- * shards of this node instead, each with its own primary key built as
- * rows go when key_index is given or when the shard has one (Citus gives
- * the shards the keys the table had when it was distributed).
+ * shards of this node instead.  Citus gave each shard the indexes its
+ * table had when it was distributed: the shard's primary key is built as
+ * rows go when key_index is given (the rows come in its order), and every
+ * other index of the shard once its rows are in.
  */
 PbBulkInsert *
 pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows,
@@ -97,15 +99,19 @@ pb_bulk_begin(Oid relid, PbProgress *progress, int batch, bool small_rows,
 	if (route != NULL)
 		return pb_bulk_begin_routed(route, relid, progress, batch,
 									small_rows, key_index);
-	return pb_bulk_begin_table(relid, progress, batch, small_rows, key_index);
+	return pb_bulk_begin_table(relid, progress, batch, small_rows, key_index,
+							   false);
 }
 
 /*
  * pb_bulk_begin() into the table relid itself, whatever the routes.
+ * reindex: the table may have indexes besides key_index, which
+ * pb_bulk_end() builds once the rows are in (a shard, which Citus created
+ * with every index of its table).
  */
 static PbBulkInsert *
 pb_bulk_begin_table(Oid relid, PbProgress *progress, int batch,
-					bool small_rows, Oid key_index)
+					bool small_rows, Oid key_index, bool reindex)
 {
 	PbBulkInsert *bulk = palloc0(sizeof(PbBulkInsert));
 	SubTransactionId subid = GetCurrentSubTransactionId();
@@ -123,8 +129,11 @@ pb_bulk_begin_table(Oid relid, PbProgress *progress, int batch,
 	 * created it (an event trigger could have added an index meanwhile).
 	 */
 	indexes = RelationGetIndexList(bulk->rel);
-	if (list_length(indexes) != (OidIsValid(key_index) ? 1 : 0) ||
-		(indexes != NIL && linitial_oid(indexes) != key_index) ||
+	if (reindex)
+		bulk->reindex = list_delete_oid(indexes, key_index);
+	if ((!reindex &&
+		 (list_length(indexes) != (OidIsValid(key_index) ? 1 : 0) ||
+		  (indexes != NIL && linitial_oid(indexes) != key_index))) ||
 		bulk->rel->rd_rel->relhastriggers || bulk->rel->rd_rel->relrowsecurity)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -222,8 +231,24 @@ pb_bulk_next_slot(PbBulkInsert *bulk)
 bool
 pb_bulk_row_elsewhere(PbBulkInsert *bulk, AttrNumber attnum, Datum value)
 {
-	return bulk->route != NULL && bulk->route->attnum == attnum &&
-		pb_route_shard(bulk->route, value, false) < 0;
+	return bulk->route != NULL &&
+		(bulk->route->nshards == 0 ||
+		 (bulk->route->attnum == attnum &&
+		  pb_route_shard(bulk->route, value, false) < 0));
+}
+
+/*
+ * Whether the rows whose distribution column is key go to no table here:
+ * a table routed to its shards, their shard on another node, or the rows
+ * of every table dropped (the coordinator creating the tables empty).  A
+ * data set that makes its rows by groups of one key (TPC-C's warehouses)
+ * may then skip the group.
+ */
+bool
+pb_bulk_rows_elsewhere(PbBulkInsert *bulk, Datum key)
+{
+	return bulk->route != NULL &&
+		pb_route_shard(bulk->route, key, false) < 0;
 }
 
 /*
@@ -392,6 +417,7 @@ pb_bulk_end(PbBulkInsert *bulk)
 {
 	int64		rows;
 	int			i;
+	ListCell   *lc;
 
 	if (bulk->route != NULL)
 		return pb_bulk_end_routed(bulk);
@@ -406,6 +432,14 @@ pb_bulk_end(PbBulkInsert *bulk)
 		pb_btree_end(bulk->btree);
 	FreeBulkInsertState(bulk->bistate);
 	table_finish_bulk_insert(bulk->rel, bulk->options);
+	/* the other indexes of a shard, from its rows */
+	foreach(lc, bulk->reindex)
+	{
+		ReindexParams params = {0};
+
+		reindex_index(lfirst_oid(lc), false,
+					  bulk->rel->rd_rel->relpersistence, &params);
+	}
 	for (i = 0; i < bulk->batch; i++)
 		ExecDropSingleTupleTableSlot(bulk->slots[i]);
 	table_close(bulk->rel, NoLock);
@@ -468,17 +502,26 @@ pb_bulk_store_routed(PbBulkInsert *bulk)
 	{
 		Oid			shard_relid = bulk->route->shard_relids[shard];
 		Oid			key = InvalidOid;
-		Relation	rel = table_open(shard_relid, AccessShareLock);
+		Relation	rel;
 
-		if (bulk->shard_keyed || RelationGetIndexList(rel) != NIL)
+		/*
+		 * The shard's primary key is built as the rows go when they come
+		 * in its order (the data set gave its table's key); its other
+		 * indexes, and a key whose rows come in no order, once they are
+		 * all in.
+		 */
+		if (bulk->shard_keyed)
+		{
+			rel = table_open(shard_relid, AccessShareLock);
 			key = RelationGetPrimaryKeyIndex(rel);
-		table_close(rel, AccessShareLock);
+			table_close(rel, AccessShareLock);
+		}
 		/*
 		 * Whole batches and runs of pages for each shard: rows come to
 		 * all of them all along
 		 */
 		to = pb_bulk_begin_table(shard_relid, bulk->progress, bulk->batch,
-								 bulk->shard_small_rows, key);
+								 bulk->shard_small_rows, key, true);
 		bulk->shard_bulks[shard] = to;
 	}
 	slot = pb_bulk_next_slot(to);
@@ -507,6 +550,7 @@ pb_bulk_end_routed(PbBulkInsert *bulk)
 	for (int i = 0; i < bulk->route->nshards; i++)
 		if (bulk->shard_bulks[i] != NULL)
 			rows += pb_bulk_end(bulk->shard_bulks[i]);
+	bulk->route->rows += rows;
 	ExecDropSingleTupleTableSlot(bulk->route_slot);
 	table_close(bulk->rel, NoLock);
 	MemoryContextDelete(bulk->batch_cxt);

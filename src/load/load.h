@@ -199,11 +199,14 @@ typedef struct PbDataset
 	 */
 	List	   *(*distribution) (const PbLoadOptions *opts);
 	/*
-	 * Optional: fill the data set's tables, there already with their keys,
-	 * in one transaction (functions/init_shards.c calls it on every node
-	 * of a Citus cluster, its rows routed to the node's shards by
-	 * shard_route.c); returns the rows inserted.  Without it, a
-	 * distributed load goes through the coordinator.
+	 * Optional: fill the data set's tables, there already with their keys
+	 * and indexes, in one transaction (functions/init_shards.c calls it on
+	 * every node of a Citus cluster, its rows routed to the node's shards
+	 * by shard_route.c); returns the rows inserted.  Rows must be the same
+	 * whichever node makes them (seeded by their key, not by the load),
+	 * and those of another node's shards are best not made
+	 * (pb_bulk_row_elsewhere()).  Without it, a distributed load goes
+	 * through the coordinator.
 	 */
 	int64		(*fill_shards) (const PbLoadOptions *opts, PbProgress *progress);
 } PbDataset;
@@ -231,6 +234,7 @@ typedef struct PbShardRoute
 	int32	   *maxs;
 	FmgrInfo	hash;			/* the column type's standard hash */
 	Oid			collation;
+	int64		rows;			/* rows its shards took */
 } PbShardRoute;
 
 /* An index built from rows in key order (btree_build.c) */
@@ -251,6 +255,7 @@ struct PbBulkInsert
 	int64		rows;
 	PbProgress *progress;
 	PbBtreeBuild *btree;		/* index filled as rows go, or NULL */
+	List	   *reindex;		/* a shard's other indexes, built at the end */
 
 	/*
 	 * Direct path: full pages built here and written past shared buffers
@@ -337,6 +342,7 @@ extern void pb_route_add(Oid relid, AttrNumber attnum, int nshards,
 						 const int32 *maxs);
 extern PbShardRoute *pb_route_find(Oid relid);
 extern int	pb_route_shard(PbShardRoute *route, Datum key, bool isnull);
+extern int64 pb_route_reference_rows(void);
 extern void pb_route_forget(void);
 
 /* bulk_insert.c */
@@ -345,6 +351,7 @@ extern PbBulkInsert *pb_bulk_begin(Oid relid, PbProgress *progress,
 								   Oid key_index);
 extern bool pb_bulk_row_elsewhere(PbBulkInsert *bulk, AttrNumber attnum,
 								  Datum value);
+extern bool pb_bulk_rows_elsewhere(PbBulkInsert *bulk, Datum key);
 extern TupleTableSlot *pb_bulk_next_slot(PbBulkInsert *bulk);
 extern void pb_bulk_store(PbBulkInsert *bulk);
 extern int64 pb_bulk_end(PbBulkInsert *bulk);
@@ -362,9 +369,16 @@ extern void pb_staging_append(const PbDataset *ds, const PbLoadOptions *opts);
 extern int64 pb_loader_run_parallel(const PbLoadOptions *opts, List *names);
 extern PGDLLEXPORT void pb_loader_worker_main(Datum main_arg);
 
+/* functions/shard_options.c */
+extern Datum pb_shard_options_write(const PbLoadOptions *opts);
+extern void pb_shard_options_read(PbLoadOptions *opts, const char *dataset,
+								  Datum options);
+
 /* functions/init_shards.c */
 extern bool pb_shards_load_on_nodes(const PbLoadOptions *opts);
 extern void pb_shards_check(const PbLoadOptions *opts);
+extern int	pb_shards_sequential_begin(void);
+extern void pb_shards_sequential_end(int nest_level);
 extern int64 pb_shards_load(const PbLoadOptions *opts, int64 *bytes);
 
 /* functions/init_distributed.c */

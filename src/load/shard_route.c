@@ -17,7 +17,9 @@
  * A row goes to the shard whose hash range holds the hash of its
  * distribution column, computed as Citus computes it: the column type's
  * standard hash function (hashint4 for an int), compared with the
- * shards' shardminvalue and shardmaxvalue, both included.
+ * shards' shardminvalue and shardmaxvalue, both included.  A reference
+ * table has no distribution column (a route of no column): its one shard,
+ * of which each node holds a placement, takes every row.
  *
  * Routes live in TopTransactionContext and are forgotten at the end of
  * the transaction, whatever ends it, and at the abort of a subtransaction
@@ -74,8 +76,9 @@ pb_route_subxact_abort(SubXactEvent event, SubTransactionId mySubid,
  * pb_route_add
  *		Route the rows of table relid, by its column attnum, to the nshards
  *		shards of shard_relids, of hash ranges [mins[i], maxs[i]]; rows of
- *		other ranges are dropped.  relid InvalidOid (with nshards 0): drop
- *		the rows of every table.
+ *		other ranges are dropped.  attnum InvalidAttrNumber: a reference
+ *		table, every row to its one shard.  relid InvalidOid (with nshards
+ *		0): drop the rows of every table.
  */
 void
 pb_route_add(Oid relid, AttrNumber attnum, int nshards,
@@ -103,7 +106,7 @@ pb_route_add(Oid relid, AttrNumber attnum, int nshards,
 		route->mins[i] = mins[i];
 		route->maxs[i] = maxs[i];
 	}
-	if (nshards > 0)
+	if (nshards > 0 && attnum != InvalidAttrNumber)
 	{
 		Oid			type;
 		int32		typmod;
@@ -154,6 +157,8 @@ pb_route_shard(PbShardRoute *route, Datum key, bool isnull)
 
 	if (route->nshards == 0)
 		return -1;
+	if (route->attnum == InvalidAttrNumber)
+		return 0;				/* a reference table's one shard */
 	if (isnull)
 		elog(ERROR, "a row of a distributed table has a NULL distribution column");
 	hash = DatumGetInt32(FunctionCall1Coll(&route->hash, route->collation,
@@ -162,6 +167,27 @@ pb_route_shard(PbShardRoute *route, Datum key, bool isnull)
 		if (hash >= route->mins[i] && hash <= route->maxs[i])
 			return i;
 	return -1;
+}
+
+/*
+ * pb_route_reference_rows
+ *		The rows the reference tables' shards took: every node makes them
+ *		all, so that they count once in a load's rows, not once a node.
+ */
+int64
+pb_route_reference_rows(void)
+{
+	ListCell   *lc;
+	int64		rows = 0;
+
+	foreach(lc, pb_routes)
+	{
+		PbShardRoute *route = lfirst(lc);
+
+		if (route->nshards > 0 && route->attnum == InvalidAttrNumber)
+			rows += route->rows;
+	}
+	return rows;
 }
 
 /*

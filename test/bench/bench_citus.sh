@@ -20,36 +20,10 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/test/setup.sh"
 scale=${1:-20}
 repeats=${2:-3}
-port=${PORT:-55400}
 shards=${SHARDS:-32}
 
-[ -f "$("$PB_PGBIN/pg_config" --pkglibdir)/citus.so" ] ||
-	{ echo "bench_citus.sh: no citus.so for $PB_PGBIN" >&2; exit 1; }
-
-base=$(mktemp -d /tmp/polarbench-citus.XXXXXX)
-ports=("$port" "$((port + 1))" "$((port + 2))")
-cleanup() {
-	for p in "${ports[@]}"; do pb_stop_server "$base/$p"; done
-	pb_as_root rm -rf "$base"
-}
-trap cleanup EXIT
-pb_as_root chown postgres: "$base"
-for p in "${ports[@]}"; do
-	pb_start_server "$base/$p" "$p" "shared_preload_libraries = 'citus'" \
-		"citus.local_hostname = '127.0.0.1'" "max_prepared_transactions = 32" \
-		"max_worker_processes = 16" "max_wal_size = 8GB" "checkpoint_timeout = 30min"
-	pb_as_postgres "$PB_PGBIN/psql" -Xq -h 127.0.0.1 -p "$p" -U postgres -d postgres \
-		-c "CREATE EXTENSION citus"
-done
-
-export PGHOST=127.0.0.1 PGPORT=$port PGUSER=postgres PGDATABASE=postgres
-psql() { pb_as_postgres env PGHOST=$PGHOST PGPORT=$PGPORT "$PB_PGBIN/psql" -Xq -v ON_ERROR_STOP=1 "$@"; }
-pgbench() { pb_as_postgres env PGHOST=$PGHOST PGPORT=$PGPORT "$PB_PGBIN/pgbench" "$@"; }
-psql -c "SELECT citus_set_coordinator_host('127.0.0.1', ${ports[0]})" \
-	-c "SELECT citus_add_node('127.0.0.1', ${ports[1]})" \
-	-c "SELECT citus_add_node('127.0.0.1', ${ports[2]})" \
-	-c "SET citus.shard_count = $shards" \
-	-c "CREATE EXTENSION polarbench" >/dev/null
+. "$repo/test/bench/citus_cluster.sh"
+pb_citus_cluster citus
 
 drop_tables() {
 	psql -c "DROP TABLE IF EXISTS pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers"

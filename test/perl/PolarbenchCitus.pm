@@ -10,6 +10,8 @@
 #   my $c = $cluster->coordinator;              # a PostgreSQL::Test::Cluster
 #   $cluster->on_placements('t', $worker_sql);  # on each shard of t, where it is
 #   $cluster->inject_failures('t', '40001', '($1).k % 4 = 0');  # on the workers
+#   my ($held, $routed) = $cluster->routing('t', 'k');  # equal: rows in their shards
+#   $cluster->on_analyze($w, 'f', 'PERFORM pg_sleep(60)', 't_%', 'k');  # a load's shards
 #   is($cluster->crashes, '', 'no node crashed');
 #
 # A test that needs Citus calls skip_unless_installed() first: without
@@ -184,6 +186,64 @@ sub inject_failures
 		  . " CREATE TRIGGER pb_injected BEFORE $events ON %s"
 		  . " FOR EACH ROW EXECUTE FUNCTION pb_injected_failure('$sqlstate', '$arg')"
 	);
+	return;
+}
+
+# Where a distributed table's rows are, against where Citus routes them: a
+# pair of strings "shardid:rows ..." (the rows each shard's placement holds,
+# and the rows whose column Citus routes to each shard), equal when every
+# row is in the shard Citus routes its key to.
+sub routing
+{
+	my ($self, $table, $column) = @_;
+	my $routed = $self->{coordinator}->safe_psql(
+		'postgres', qq{
+		SELECT string_agg(shard || ':' || n, ' ' ORDER BY shard)
+		  FROM (SELECT get_shard_id_for_distribution_column('$table', $column) AS shard,
+					   count(*) AS n
+				  FROM $table GROUP BY 1) s});
+	my @held;
+	foreach my $p ($self->placements($table))
+	{
+		my ($node, $shard) = @$p;
+		my ($id) = $shard =~ /_(\d+)$/;
+		my $n = $node->safe_psql('postgres', "SELECT count(*) FROM $shard");
+		push @held, "$id:$n" if $n > 0;
+	}
+	return (join(' ', sort @held), $routed);
+}
+
+# Make a distributed load's ANALYZE of its new shards on node call function
+# fn (made there, of body): each new table named like table_like gets a
+# statistics object on fn(column), which the ANALYZE that ends the shards'
+# load there, once all its rows are written, computes.  The event trigger
+# is named fn_trigger.
+sub on_analyze
+{
+	my ($self, $node, $fn, $body, $table_like, $column) = @_;
+	$node->safe_psql(
+		'postgres', qq{
+		SET citus.enable_ddl_propagation = off;
+		CREATE FUNCTION $fn(anyelement) RETURNS int IMMUTABLE LANGUAGE plpgsql AS \$\$
+		BEGIN
+			$body;
+			RETURN 1;
+		END \$\$;
+		CREATE FUNCTION ${fn}_trigger() RETURNS event_trigger LANGUAGE plpgsql AS \$\$
+		DECLARE
+			r record;
+		BEGIN
+			FOR r IN SELECT objid::regclass AS t FROM pg_event_trigger_ddl_commands()
+					  WHERE command_tag = 'CREATE TABLE'
+						AND objid::regclass::text LIKE '$table_like'
+			LOOP
+				EXECUTE format('CREATE STATISTICS %I ON ($fn($column)) FROM %s',
+							   'pb_stat_' || r.t::text, r.t);
+			END LOOP;
+		END \$\$;
+		CREATE EVENT TRIGGER ${fn}_trigger ON ddl_command_end WHEN TAG IN ('CREATE TABLE')
+			EXECUTE FUNCTION ${fn}_trigger();
+	});
 	return;
 }
 

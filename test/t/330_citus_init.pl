@@ -139,21 +139,9 @@ is(value(q{
 sub routed
 {
 	my ($table, $column) = @_;
-	my $routing = value(qq{
-		SELECT string_agg(shard || ':' || n, ' ' ORDER BY shard)
-		  FROM (SELECT get_shard_id_for_distribution_column('$table', $column) AS shard,
-					   count(*) AS n
-				  FROM $table GROUP BY 1) s});
-	my @held;
-	foreach my $p ($cluster->placements($table))
-	{
-		my ($node, $shard) = @$p;
-		my ($id) = $shard =~ /_(\d+)$/;
-		my $n = $node->safe_psql('postgres', "SELECT count(*) FROM $shard");
-		push @held, "$id:$n" if $n > 0;
-	}
-	is(join(' ', sort @held), $routing,
-		"$table: each shard holds the rows Citus routes to it");
+	my ($held, $routed) = $cluster->routing($table, $column);
+	is($held, $routed, "$table: each shard holds the rows Citus routes to it");
+	return;
 }
 routed('pgbench_accounts', 'aid');
 

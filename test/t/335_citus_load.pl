@@ -128,28 +128,7 @@ sub unchanged
 sub on_worker2_analyze
 {
 	my ($fn, $body) = @_;
-	$w2->safe_psql('postgres', qq{
-		SET citus.enable_ddl_propagation = off;
-		CREATE FUNCTION $fn(int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS \$\$
-		BEGIN
-			$body;
-			RETURN \$1;
-		END \$\$;
-		CREATE FUNCTION ${fn}_trigger() RETURNS event_trigger LANGUAGE plpgsql AS \$\$
-		DECLARE
-			r record;
-		BEGIN
-			FOR r IN SELECT objid::regclass AS t FROM pg_event_trigger_ddl_commands()
-					  WHERE command_tag = 'CREATE TABLE'
-						AND objid::regclass::text LIKE 'pgbench_accounts_%'
-			LOOP
-				EXECUTE format('CREATE STATISTICS %I ON ($fn(aid)) FROM %s',
-							   'pb_stat_' || r.t::text, r.t);
-			END LOOP;
-		END \$\$;
-		CREATE EVENT TRIGGER ${fn}_trigger ON ddl_command_end WHEN TAG IN ('CREATE TABLE')
-			EXECUTE FUNCTION ${fn}_trigger();
-	});
+	$cluster->on_analyze($w2, $fn, $body, 'pgbench_accounts_%', 'aid');
 	return;
 }
 
@@ -222,11 +201,18 @@ is($c->safe_psql('postgres', q{
 
 # ---- polarbench_fill_shards by hand -----------------------------------------
 
-# the options the coordinator sent worker1 in its last load, from its log
+# the options the coordinator sent worker1 in its last load, from its log:
+# named, as a reader of the log sees them
 my @sent = slurp_file($w1->logfile) =~
-  /INSERT INTO public\.polarbench_load_conduct_\d+ \(k, options, [^)]*\) VALUES \(\d+, '(\\x[0-9a-f]+)'/g;
+  /INSERT INTO public\.polarbench_load_conduct_\d+ \(k, dataset, options, [^)]*\) VALUES \(\d+, 'pgbench'::text, '(\{[^']*\})'::jsonb/g;
 ok(@sent > 0, 'worker1 received the options of the load');
-my $opts = "'$sent[-1]'::bytea";
+like($sent[-1], qr/"scale": \d+, .*"schema": "public"/, 'the options name the data set\'s arguments');
+# the same, written by hand
+my $json = q{{"schema": "public", "scale": 2, "partitions": 0, "partition_method": "range",
+	"fillfactor": 100, "unlogged": false, "progress": false, "wal_compression": true,
+	"seed": 0, "load_time": "2000-01-01T00:00:00+00:00", "row_time": "2000-01-01T00:00:00",
+	"first_warehouse": 0, "c_load": 0}};
+my $opts = "'pgbench', '$json'::jsonb";
 my $tables = q{'{pgbench_accounts,pgbench_branches,pgbench_history,pgbench_tellers}'};
 my $columns = q{'{aid,bid,aid,tid}'};
 my $ranges = q{'{0,0,0,0}', '{1,1,1,1}'};
@@ -239,10 +225,43 @@ sub fill_refused
 	return;
 }
 
-fill_refused(q{SELECT polarbench_fill_shards(NULL, '{}', '{}', '{}', '{}', '{}')},
+# options changed: jsonb's operators on the options above
+sub with_options
+{
+	my ($change) = @_;
+	return "'pgbench', '$json'::jsonb $change";
+}
+
+fill_refused(q{SELECT polarbench_fill_shards('pgbench', NULL, '{}', '{}', '{}', '{}', '{}')},
 	'22004', 'polarbench_fill_shards takes no NULL argument', 'a NULL argument');
-fill_refused(q{SELECT polarbench_fill_shards('\x00', '{}', '{}', '{}', '{}', '{}')},
-	'22023', q{the options of polarbench_fill_shards are not this polarbench's}, 'options not its own');
+fill_refused(q{SELECT polarbench_fill_shards('nosuch', '{}', '{}', '{}', '{}', '{}', '{}')},
+	'22023', 'unknown data set "nosuch"', 'an unknown data set');
+fill_refused(q{SELECT polarbench_fill_shards('pgbench', '[1]', '{}', '{}', '{}', '{}', '{}')},
+	'22023', 'the options of polarbench_fill_shards must be a JSON object', 'options not an object');
+fill_refused(q{SELECT polarbench_fill_shards('pgbench', '{"a": {"b": 1}}', '{}', '{}', '{}', '{}', '{}')},
+	'22023', 'value of option "a" must be a number, a string or a boolean', 'an option not a scalar');
+fill_refused(qq{SELECT polarbench_fill_shards(@{[with_options(q{|| '{"nosuch": 1}'})]}, '{}', '{}', '{}', '{}', '{}')},
+	'22023', 'unknown option "nosuch" of polarbench_fill_shards for data set "pgbench"', 'an unknown option');
+fill_refused(qq{SELECT polarbench_fill_shards(@{[with_options(q{|| '{"records": 1}'})]}, '{}', '{}', '{}', '{}', '{}')},
+	'22023', 'unknown option "records" of polarbench_fill_shards for data set "pgbench"', 'an option of another data set');
+fill_refused(qq{SELECT polarbench_fill_shards(@{[with_options(q{- 'scale'})]}, '{}', '{}', '{}', '{}', '{}')},
+	'22023', 'option "scale" of polarbench_fill_shards is missing', 'an option missing');
+fill_refused(qq{SELECT polarbench_fill_shards(@{[with_options(q{|| '{"scale": "two"}'})]}, '{}', '{}', '{}', '{}', '{}')},
+	'22023', 'option "scale" of polarbench_fill_shards must be an integer', 'an integer option not an integer');
+fill_refused(qq{SELECT polarbench_fill_shards(@{[with_options(q{|| '{"unlogged": "maybe"}'})]}, '{}', '{}', '{}', '{}', '{}')},
+	'22023', 'option "unlogged" of polarbench_fill_shards must be a boolean', 'a boolean option not a boolean');
+fill_refused(qq{SELECT polarbench_fill_shards(@{[with_options(q{|| '{"partition_method": "list"}'})]}, '{}', '{}', '{}', '{}', '{}')},
+	'22023', 'option "partition_method" of polarbench_fill_shards must be "range" or "hash"', 'an unknown partition method');
+fill_refused(qq{SELECT polarbench_fill_shards(@{[with_options(q{|| '{"load_time": "soon"}'})]}, '{}', '{}', '{}', '{}', '{}')},
+	'22007', 'invalid input syntax for type timestamp with time zone: "soon"', 'a time that is not one');
+fill_refused(qq{SELECT polarbench_fill_shards(@{[with_options(q{|| '{"schema": "nosuch"}'})]}, '{}', '{}', '{}', '{}', '{}')},
+	'3F000', 'schema "nosuch" does not exist', 'a schema that does not exist');
+fill_refused(qq{SELECT polarbench_fill_shards(@{[with_options(q{|| '{"fillfactor": 5}'})]}, '{}', '{}', '{}', '{}', '{}')},
+	'22023', 'fillfactor must be between 10 and 100', 'a fillfactor out of range');
+fill_refused(qq{SELECT polarbench_fill_shards(@{[with_options(q{|| '{"scale": 0}'})]}, '{}', '{}', '{}', '{}', '{}')},
+	'22023', 'scale must be between 1 and', 'a value the data set refuses');
+fill_refused(qq{SELECT polarbench_fill_shards(@{[with_options(q{|| '{"partitions": 2}'})]}, '{}', '{}', '{}', '{}', '{}')},
+	'0A000', 'data set "pgbench" is not loaded on the nodes', 'a load not made on the nodes');
 fill_refused(qq{SELECT polarbench_fill_shards($opts, '{a}', '{}', '{}', '{}', '{}')},
 	'2202E', 'the arrays of polarbench_fill_shards are not of the same length', 'arrays of unequal length');
 fill_refused(qq{SELECT polarbench_fill_shards($opts, '{pgbench_accounts}', '{aid}', '{x}', '{0}', '{1}')},

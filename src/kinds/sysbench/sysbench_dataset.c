@@ -9,7 +9,9 @@
  * (id) and the secondary index k_N on k.  Rows are ids 1..table_size, k
  * uniform in 1..table_size, c and pad filled from sysbench's templates of
  * 11-digit groups separated by dashes (10 groups in c, 5 in pad, blank
- * padded to the column's length).  sysbench inserts through the id
+ * padded to the column's length), each row's from a generator seeded by
+ * its table and id, so that every load makes the same rows (sysbench's own
+ * differ with its --rand-seed).  sysbench inserts through the id
  * sequence, so the sequence is left where it would be: last value
  * table_size, called.  Like sysbench, no ANALYZE: autovacuum sees to
  * statistics (and rows are frozen already).  One job per table: tables are independent, so a
@@ -131,49 +133,40 @@ sb_fill_groups(char *dst, int len, int groups, pg_prng_state *rng)
 }
 
 /*
- * Create, fill and index table number job + 1.
+ * Fill table sbtestN, there with its primary key, with its rows in id
+ * order, the key built as they go.  Each row's random values come from a
+ * generator of its own, seeded by the table and the id: a row is the same
+ * at every load, whichever node of a Citus cluster makes it (the rows of
+ * other nodes' shards are not made).  Returns the rows inserted.
  */
 static int64
-sb_run_job(const PbLoadOptions *opts, int job, bool parallel,
-		   PbProgress *progress)
+sb_fill_table(const PbLoadOptions *opts, int n, PbProgress *progress)
 {
-	int			n = job + 1;
-	char	   *name = psprintf("sbtest%d", n);
-	char	   *qname = pb_loader_qualify(opts, name);
+	Oid			relid = pb_loader_relid(opts, psprintf("sbtest%d", n));
 	PbBulkInsert *bulk;
-	pg_prng_state rng;
-	Oid			relid;
 	int64		rows;
 	int			id;
 
-	pb_loader_sql("CREATE%s TABLE %s(\n"
-				  "  id SERIAL,\n"
-				  "  k INTEGER DEFAULT '0' NOT NULL,\n"
-				  "  c CHAR(120) DEFAULT '' NOT NULL,\n"
-				  "  pad CHAR(60) DEFAULT '' NOT NULL\n"
-				  ")%s",
-				  opts->unlogged ? " UNLOGGED" : "", qname,
-				  pb_loader_with(opts, false));
-
-	pg_prng_seed(&rng, pg_prng_uint64(&pg_global_prng_state));
-	/*
-	 * Rows come in id order: the key is built as they are written.  (Added
-	 * before the COPY progress report starts, which the index build would
-	 * end.)
-	 */
-	pb_loader_sql("ALTER TABLE %s ADD PRIMARY KEY (id)", qname);
-	relid = pb_loader_relid(opts, name);
 	pb_progress_table_begin(progress, relid);
 	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH, true,
 						 pb_loader_primary_key(relid));
 	for (id = 1; id <= opts->table_size; id++)
 	{
-		TupleTableSlot *slot = pb_bulk_next_slot(bulk);
-		char	   *c = MemoryContextAlloc(bulk->batch_cxt,
-										   VARHDRSZ + SB_C_LEN);
-		char	   *pad = MemoryContextAlloc(bulk->batch_cxt,
-											 VARHDRSZ + SB_PAD_LEN);
+		TupleTableSlot *slot;
+		char	   *c;
+		char	   *pad;
+		pg_prng_state rng;
 
+		if (pb_bulk_row_elsewhere(bulk, 1, Int32GetDatum(id)))
+		{
+			if (id == PG_INT32_MAX)
+				break;
+			continue;
+		}
+		pg_prng_seed(&rng, ((uint64) n << 32) | (uint32) id);
+		slot = pb_bulk_next_slot(bulk);
+		c = MemoryContextAlloc(bulk->batch_cxt, VARHDRSZ + SB_C_LEN);
+		pad = MemoryContextAlloc(bulk->batch_cxt, VARHDRSZ + SB_PAD_LEN);
 		SET_VARSIZE(c, VARHDRSZ + SB_C_LEN);
 		sb_fill_groups(VARDATA(c), SB_C_LEN, SB_C_GROUPS, &rng);
 		SET_VARSIZE(pad, VARHDRSZ + SB_PAD_LEN);
@@ -195,6 +188,36 @@ sb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 	}
 	rows = pb_bulk_end(bulk);
 	pb_progress_table_end(progress);
+	return rows;
+}
+
+/*
+ * Create, fill and index table number job + 1.
+ */
+static int64
+sb_run_job(const PbLoadOptions *opts, int job, bool parallel,
+		   PbProgress *progress)
+{
+	int			n = job + 1;
+	char	   *qname = pb_loader_qualify(opts, psprintf("sbtest%d", n));
+	int64		rows;
+
+	pb_loader_sql("CREATE%s TABLE %s(\n"
+				  "  id SERIAL,\n"
+				  "  k INTEGER DEFAULT '0' NOT NULL,\n"
+				  "  c CHAR(120) DEFAULT '' NOT NULL,\n"
+				  "  pad CHAR(60) DEFAULT '' NOT NULL\n"
+				  ")%s",
+				  opts->unlogged ? " UNLOGGED" : "", qname,
+				  pb_loader_with(opts, false));
+
+	/*
+	 * Rows come in id order: the key is built as they are written.  (Added
+	 * before the COPY progress report starts, which the index build would
+	 * end.)
+	 */
+	pb_loader_sql("ALTER TABLE %s ADD PRIMARY KEY (id)", qname);
+	rows = sb_fill_table(opts, n, progress);
 
 	pb_loader_sql("CREATE INDEX %s ON %s(k)",
 				  quote_identifier(pb_loader_name(opts, psprintf("k_%d", n))),
@@ -231,6 +254,21 @@ sb_distribution(const PbLoadOptions *opts)
 	return tables;
 }
 
+/*
+ * On every node of a Citus cluster, its tables there with their keys and
+ * indexes: the rows of every table, each to its shard (shard_route.c);
+ * each shard's k_N index is built once its rows are in (bulk_insert.c).
+ */
+static int64
+sb_fill_shards(const PbLoadOptions *opts, PbProgress *progress)
+{
+	int64		rows = 0;
+
+	for (int n = 1; n <= opts->tables; n++)
+		rows += sb_fill_table(opts, n, progress);
+	return rows;
+}
+
 /* The arguments of polarbench_init() it reads of its own */
 static const PbDatasetOption sb_options[] = {
 	{"tables", "number of tables (--tables)"},
@@ -250,5 +288,6 @@ const PbDataset pb_dataset_sysbench = {
 	.total_rows = sb_total_rows,
 	.run_job = sb_run_job,
 	.finish = sb_finish,
-	.distribution = sb_distribution
+	.distribution = sb_distribution,
+	.fill_shards = sb_fill_shards
 };

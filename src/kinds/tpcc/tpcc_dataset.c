@@ -490,9 +490,14 @@ tpcc_fill_warehouse(const PbLoadOptions *opts, PbBulkInsert *bulk)
 	for (int w = opts->first_warehouse; w <= opts->warehouses; w++)
 	{
 		MemoryContext oldcxt;
-		TupleTableSlot *slot = tpcc_next(bulk, &oldcxt);
-		Datum	   *v = slot->tts_values;
+		TupleTableSlot *slot;
+		Datum	   *v;
 		PbPrng		prng;
+
+		if (pb_bulk_rows_elsewhere(bulk, Int32GetDatum(w)))
+			continue;
+		slot = tpcc_next(bulk, &oldcxt);
+		v = slot->tts_values;
 
 		tpcc_row_prng(&prng, opts, PB_TPCC_SEED_WAREHOUSE, w, 0, 0);
 		v[0] = Int32GetDatum(w);
@@ -513,6 +518,9 @@ tpcc_fill_district(const PbLoadOptions *opts, PbBulkInsert *bulk)
 	Datum		ytd = tpcc_numeric(3000000, 2);
 
 	for (int w = opts->first_warehouse; w <= opts->warehouses; w++)
+	{
+		if (pb_bulk_rows_elsewhere(bulk, Int32GetDatum(w)))
+			continue;
 		for (int d = 1; d <= PB_TPCC_DISTRICTS; d++)
 		{
 			MemoryContext oldcxt;
@@ -530,6 +538,7 @@ tpcc_fill_district(const PbLoadOptions *opts, PbBulkInsert *bulk)
 			v[10] = Int32GetDatum(PB_TPCC_ORDERS + 1);
 			tpcc_store(bulk, oldcxt);
 		}
+	}
 }
 
 /*
@@ -550,6 +559,9 @@ tpcc_fill_customer(const PbLoadOptions *opts, PbBulkInsert *bulk)
 	Datum		since = TimestampGetDatum(opts->row_time);
 
 	for (int w = opts->first_warehouse; w <= opts->warehouses; w++)
+	{
+		if (pb_bulk_rows_elsewhere(bulk, Int32GetDatum(w)))
+			continue;
 		for (int d = 1; d <= PB_TPCC_DISTRICTS; d++)
 			for (int c = 1; c <= PB_TPCC_CUSTOMERS; c++)
 			{
@@ -582,6 +594,7 @@ tpcc_fill_customer(const PbLoadOptions *opts, PbBulkInsert *bulk)
 				v[20] = tpcc_astring(&prng, 300, 500);
 				tpcc_store(bulk, oldcxt);
 			}
+	}
 }
 
 /*
@@ -594,6 +607,9 @@ tpcc_fill_history(const PbLoadOptions *opts, PbBulkInsert *bulk)
 	Datum		date = TimestampGetDatum(opts->row_time);
 
 	for (int w = opts->first_warehouse; w <= opts->warehouses; w++)
+	{
+		if (pb_bulk_rows_elsewhere(bulk, Int32GetDatum(w)))
+			continue;
 		for (int d = 1; d <= PB_TPCC_DISTRICTS; d++)
 			for (int c = 1; c <= PB_TPCC_CUSTOMERS; c++)
 			{
@@ -613,6 +629,7 @@ tpcc_fill_history(const PbLoadOptions *opts, PbBulkInsert *bulk)
 				v[7] = tpcc_astring(&prng, 12, 24);
 				tpcc_store(bulk, oldcxt);
 			}
+	}
 }
 
 /*
@@ -627,6 +644,9 @@ tpcc_fill_orders(const PbLoadOptions *opts, PbBulkInsert *bulk)
 	Datum		entry = TimestampGetDatum(opts->row_time);
 
 	for (int w = opts->first_warehouse; w <= opts->warehouses; w++)
+	{
+		if (pb_bulk_rows_elsewhere(bulk, Int32GetDatum(w)))
+			continue;
 		for (int d = 1; d <= PB_TPCC_DISTRICTS; d++)
 		{
 			PbPrng		prng;
@@ -654,6 +674,7 @@ tpcc_fill_orders(const PbLoadOptions *opts, PbBulkInsert *bulk)
 				tpcc_store(bulk, oldcxt);
 			}
 		}
+	}
 	pfree(perm);
 }
 
@@ -664,6 +685,9 @@ static void
 tpcc_fill_new_order(const PbLoadOptions *opts, PbBulkInsert *bulk)
 {
 	for (int w = opts->first_warehouse; w <= opts->warehouses; w++)
+	{
+		if (pb_bulk_rows_elsewhere(bulk, Int32GetDatum(w)))
+			continue;
 		for (int d = 1; d <= PB_TPCC_DISTRICTS; d++)
 			for (int o = PB_TPCC_FIRST_NEW_ORDER; o <= PB_TPCC_ORDERS; o++)
 			{
@@ -675,6 +699,7 @@ tpcc_fill_new_order(const PbLoadOptions *opts, PbBulkInsert *bulk)
 				slot->tts_values[2] = Int32GetDatum(w);
 				tpcc_store(bulk, oldcxt);
 			}
+	}
 }
 
 /*
@@ -690,6 +715,9 @@ tpcc_fill_order_line(const PbLoadOptions *opts, PbBulkInsert *bulk)
 	Datum		delivery = TimestampGetDatum(opts->row_time);
 
 	for (int w = opts->first_warehouse; w <= opts->warehouses; w++)
+	{
+		if (pb_bulk_rows_elsewhere(bulk, Int32GetDatum(w)))
+			continue;
 		for (int d = 1; d <= PB_TPCC_DISTRICTS; d++)
 			for (int o = 1; o <= PB_TPCC_ORDERS; o++)
 			{
@@ -726,6 +754,7 @@ tpcc_fill_order_line(const PbLoadOptions *opts, PbBulkInsert *bulk)
 					tpcc_store(bulk, oldcxt);
 				}
 			}
+	}
 }
 
 /*
@@ -735,6 +764,9 @@ tpcc_fill_order_line(const PbLoadOptions *opts, PbBulkInsert *bulk)
 static void
 tpcc_fill_item(const PbLoadOptions *opts, PbBulkInsert *bulk)
 {
+	/* every row dropped: the coordinator creating the tables empty */
+	if (pb_bulk_rows_elsewhere(bulk, (Datum) 0))
+		return;
 	for (int i = 1; i <= PB_TPCC_ITEMS; i++)
 	{
 		MemoryContext oldcxt;
@@ -760,6 +792,9 @@ static void
 tpcc_fill_stock(const PbLoadOptions *opts, PbBulkInsert *bulk)
 {
 	for (int w = opts->first_warehouse; w <= opts->warehouses; w++)
+	{
+		if (pb_bulk_rows_elsewhere(bulk, Int32GetDatum(w)))
+			continue;
 		for (int i = 1; i <= PB_TPCC_ITEMS; i++)
 		{
 			MemoryContext oldcxt;
@@ -779,6 +814,7 @@ tpcc_fill_stock(const PbLoadOptions *opts, PbBulkInsert *bulk)
 			v[16] = tpcc_data(&prng);
 			tpcc_store(bulk, oldcxt);
 		}
+	}
 }
 
 /* ---- a job: one table ----------------------------------------------------- */
@@ -826,6 +862,30 @@ tpcc_analyze(const PbLoadOptions *opts, TpccTableId t)
 }
 
 /*
+ * Fill table t, there (with its primary key, empty, but in an extension),
+ * with its rows, the key built as they go.  Returns the rows inserted.
+ */
+static int64
+tpcc_fill_table(const PbLoadOptions *opts, TpccTableId t,
+				PbProgress *progress)
+{
+	const TpccTable *table = &tpcc_tables[t];
+	Oid			relid = pb_loader_relid(opts, table->name);
+	Oid			key = InvalidOid;
+	PbBulkInsert *bulk;
+	int64		rows;
+
+	if (table->key && !opts->extend)
+		key = pb_loader_primary_key(relid);
+	pb_progress_table_begin(progress, relid);
+	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH, true, key);
+	table->fill(opts, bulk);
+	rows = pb_bulk_end(bulk);
+	pb_progress_table_end(progress);
+	return rows;
+}
+
+/*
  * Create, fill and index the table of job number job (see the file
  * header); for an extension, only create and fill it.
  */
@@ -836,9 +896,6 @@ tpcc_run_job(const PbLoadOptions *opts, int job, bool parallel,
 	TpccTableId t = tpcc_job_table(opts, job);
 	const TpccTable *table = &tpcc_tables[t];
 	char	   *qname = pb_loader_qualify(opts, table->name);
-	PbBulkInsert *bulk;
-	Oid			relid;
-	Oid			key = InvalidOid;
 	int64		rows;
 
 	tpcc_create_table(opts, t);
@@ -850,15 +907,7 @@ tpcc_run_job(const PbLoadOptions *opts, int job, bool parallel,
 	if (table->key && !opts->extend)
 		pb_loader_sql("alter table %s add primary key (%s)", qname,
 					  table->key);
-	relid = pb_loader_relid(opts, table->name);
-	if (table->key && !opts->extend)
-		key = pb_loader_primary_key(relid);
-
-	pb_progress_table_begin(progress, relid);
-	bulk = pb_bulk_begin(relid, progress, PB_BULK_BATCH, true, key);
-	table->fill(opts, bulk);
-	rows = pb_bulk_end(bulk);
-	pb_progress_table_end(progress);
+	rows = tpcc_fill_table(opts, t, progress);
 
 	if (!opts->extend)
 	{
@@ -1194,6 +1243,24 @@ tpcc_distribution(const PbLoadOptions *opts)
 	return tables;
 }
 
+/*
+ * On every node of a Citus cluster, the tables there with their keys and
+ * indexes: the rows of the warehouses of its shards, and all of item into
+ * its placement of that reference table (shard_route.c); each shard's
+ * secondary index is built once its rows are in (bulk_insert.c).
+ * tpcc_load's one row was copied to every node by Citus, as the
+ * coordinator made it (tpcc_finish()).
+ */
+static int64
+tpcc_fill_shards(const PbLoadOptions *opts, PbProgress *progress)
+{
+	int64		rows = 0;
+
+	for (int j = 0; j < lengthof(tpcc_jobs); j++)
+		rows += tpcc_fill_table(opts, tpcc_jobs[j], progress);
+	return rows;
+}
+
 /* The arguments of polarbench_init() it reads of its own */
 static const PbDatasetOption tpcc_options[] = {
 	{"warehouses", "warehouses (W): about 100 MB each; on a TPC-C data set of fewer, the missing ones are added"},
@@ -1214,5 +1281,6 @@ const PbDataset pb_dataset_tpcc = {
 	.total_rows = tpcc_total_rows,
 	.run_job = tpcc_run_job,
 	.finish = tpcc_finish,
-	.distribution = tpcc_distribution
+	.distribution = tpcc_distribution,
+	.fill_shards = tpcc_fill_shards
 };

@@ -9,7 +9,9 @@
  * "user" followed by the decimal FNV-1a 64-bit hash of the record number,
  * computed with Java's wrapping long arithmetic and made non-negative with
  * Math.abs() (which leaves Long.MIN_VALUE negative).  Field values are
- * field_length random printable ASCII characters.  The single table is one
+ * field_length random printable ASCII characters, each record's from a
+ * generator seeded by its number, so that every load makes the same
+ * records.  The single table is one
  * job, so a parallel load of this data set runs in one worker.
  *
  *-------------------------------------------------------------------------
@@ -79,31 +81,21 @@ ycsb_total_rows(const PbLoadOptions *opts)
 }
 
 /*
- * Create, fill and index usertable.
+ * Fill usertable, there, with its records in record number order.  Each
+ * record's fields come from a generator of its own, seeded by its number:
+ * a record is the same at every load, whichever node of a Citus cluster
+ * makes it (the records of other nodes' shards are not made).  Returns the
+ * rows inserted.
  */
 static int64
-ycsb_run_job(const PbLoadOptions *opts, int job, bool parallel,
-			 PbProgress *progress)
+ycsb_fill_table(const PbLoadOptions *opts, PbProgress *progress)
 {
-	char	   *qname = pb_loader_qualify(opts, "usertable");
-	StringInfoData ddl;
+	Oid			relid = pb_loader_relid(opts, "usertable");
 	PbBulkInsert *bulk;
-	pg_prng_state rng;
-	Oid			relid;
+	text	   *key = palloc(VARHDRSZ + 32);
 	int64		rows;
 	int64		keynum;
-	int			f;
 
-	initStringInfo(&ddl);
-	appendStringInfo(&ddl, "CREATE%s TABLE %s (YCSB_KEY VARCHAR(255)",
-					 opts->unlogged ? " UNLOGGED" : "", qname);
-	for (f = 0; f < opts->fields; f++)
-		appendStringInfo(&ddl, ", FIELD%d TEXT", f);
-	appendStringInfo(&ddl, ")%s", pb_loader_with(opts, false));
-	pb_loader_sql("%s", ddl.data);
-
-	pg_prng_seed(&rng, pg_prng_uint64(&pg_global_prng_state));
-	relid = pb_loader_relid(opts, "usertable");
 	pb_progress_table_begin(progress, relid);
 	/* keep a batch's values within YCSB_BATCH_BYTES whatever the row size */
 	bulk = pb_bulk_begin(relid, progress,
@@ -113,19 +105,23 @@ ycsb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 						 false, InvalidOid);
 	for (keynum = 0; keynum < opts->records; keynum++)
 	{
-		TupleTableSlot *slot = pb_bulk_next_slot(bulk);
-		char		keybuf[32];
+		TupleTableSlot *slot;
+		pg_prng_state rng;
 		int			keylen;
-		text	   *key;
+		text	   *row_key;
 
-		keylen = pb_ycsb_key_name(keybuf, sizeof(keybuf), keynum, false, 1);
-		key = MemoryContextAlloc(bulk->batch_cxt, VARHDRSZ + keylen);
+		keylen = pb_ycsb_key_name(VARDATA(key), 32, keynum, false, 1);
 		SET_VARSIZE(key, VARHDRSZ + keylen);
-		memcpy(VARDATA(key), keybuf, keylen);
-		slot->tts_values[0] = PointerGetDatum(key);
+		if (pb_bulk_row_elsewhere(bulk, 1, PointerGetDatum(key)))
+			continue;
+		slot = pb_bulk_next_slot(bulk);
+		row_key = MemoryContextAlloc(bulk->batch_cxt, VARHDRSZ + keylen);
+		memcpy(row_key, key, VARHDRSZ + keylen);
+		slot->tts_values[0] = PointerGetDatum(row_key);
 		slot->tts_isnull[0] = false;
 
-		for (f = 0; f < opts->fields; f++)
+		pg_prng_seed(&rng, (uint64) keynum);
+		for (int f = 0; f < opts->fields; f++)
 		{
 			text	   *val = MemoryContextAlloc(bulk->batch_cxt,
 												 VARHDRSZ + opts->field_length);
@@ -152,6 +148,29 @@ ycsb_run_job(const PbLoadOptions *opts, int job, bool parallel,
 	}
 	rows = pb_bulk_end(bulk);
 	pb_progress_table_end(progress);
+	return rows;
+}
+
+/*
+ * Create, fill and index usertable.
+ */
+static int64
+ycsb_run_job(const PbLoadOptions *opts, int job, bool parallel,
+			 PbProgress *progress)
+{
+	char	   *qname = pb_loader_qualify(opts, "usertable");
+	StringInfoData ddl;
+	int64		rows;
+
+	initStringInfo(&ddl);
+	appendStringInfo(&ddl, "CREATE%s TABLE %s (YCSB_KEY VARCHAR(255)",
+					 opts->unlogged ? " UNLOGGED" : "", qname);
+	for (int f = 0; f < opts->fields; f++)
+		appendStringInfo(&ddl, ", FIELD%d TEXT", f);
+	appendStringInfo(&ddl, ")%s", pb_loader_with(opts, false));
+	pb_loader_sql("%s", ddl.data);
+
+	rows = ycsb_fill_table(opts, progress);
 
 	pb_loader_sql("ALTER TABLE %s ADD PRIMARY KEY (YCSB_KEY)", qname);
 	pb_loader_sql("ANALYZE %s", qname);
@@ -186,6 +205,17 @@ ycsb_distribution(const PbLoadOptions *opts)
 	return list_make1(pb_distributed_table("usertable", "ycsb_key", NULL));
 }
 
+/*
+ * On every node of a Citus cluster, usertable's shards there with their
+ * keys: the records of its shards (shard_route.c), each shard's key built
+ * once its rows are in (bulk_insert.c).
+ */
+static int64
+ycsb_fill_shards(const PbLoadOptions *opts, PbProgress *progress)
+{
+	return ycsb_fill_table(opts, progress);
+}
+
 /* The arguments of polarbench_init() it reads of its own */
 static const PbDatasetOption ycsb_options[] = {
 	{"records", "rows of usertable (recordcount)"},
@@ -206,5 +236,6 @@ const PbDataset pb_dataset_ycsb = {
 	.total_rows = ycsb_total_rows,
 	.run_job = ycsb_run_job,
 	.finish = ycsb_finish,
-	.distribution = ycsb_distribution
+	.distribution = ycsb_distribution,
+	.fill_shards = ycsb_fill_shards
 };
