@@ -523,14 +523,15 @@ CREATE FUNCTION polarbench_start(
 	settings		jsonb DEFAULT NULL,
 	server_settings	jsonb DEFAULT NULL,
 	script_names	text[] DEFAULT NULL,
-	end_grace		float8 DEFAULT NULL)
+	end_grace		float8 DEFAULT NULL,
+	nodes			text DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'polarbench_start'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_start(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
-	boolean, jsonb, jsonb, text[], float8) FROM PUBLIC;
+	boolean, jsonb, jsonb, text[], float8, text) FROM PUBLIC;
 
 /*
  * Every combination of clients, server setting sets, setting sets,
@@ -558,6 +559,7 @@ CREATE FUNCTION polarbench_sweep(
 	max_tries		int DEFAULT 1,
 	server_settings	jsonb[] DEFAULT NULL,
 	end_grace		float8 DEFAULT NULL,
+	nodes			text DEFAULT NULL,
 	OUT sweep_id bigint, OUT run_id bigint, OUT repetition int,
 	OUT setting_set int, OUT run_clients int, OUT run_settings jsonb,
 	OUT run_vars jsonb, OUT run_options jsonb, OUT run_transactions bigint,
@@ -569,7 +571,7 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
 	float8, bigint, int, float8, text, bigint, int, float8, float8, int, jsonb[],
-	float8) FROM PUBLIC;
+	float8, text) FROM PUBLIC;
 
 /* the live figures show the transactions cut off so far */
 DROP VIEW polarbench_live;

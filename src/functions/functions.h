@@ -43,7 +43,7 @@ enum
 	ARG_SERVER_SETTINGS,
 	ARG_SCRIPT_NAMES,			/* since 1.4 */
 	ARG_END_GRACE,				/* since 1.5 */
-	ARG_NODES,					/* since 1.5, polarbench_run() only */
+	ARG_NODES,					/* since 1.5 */
 	PB_RUN_NARGS
 };
 
@@ -53,6 +53,8 @@ enum
 
 /* run_args.c */
 extern void pb_check_caller(const char *function, bool background);
+extern bool pb_nodes_all(FunctionCallInfo fcinfo, int argno);
+extern void pb_refuse_nodes_all(FunctionCallInfo fcinfo, int argno, const char *function);
 extern int64 pb_run_id_arg(FunctionCallInfo fcinfo, int argno);
 extern void pb_settings_from_json(PbRunConfig *config, Jsonb *jb);
 extern void pb_server_settings_from_json(PbRunConfig *config, Jsonb *jb);

@@ -96,23 +96,13 @@ pb_cluster_part_started(int64 run_id, void *arg)
 /*
  * pb_nodes_arg
  *		Whether the run goes on every node of the Citus cluster (nodes =>
- *		'all') rather than on this server only ('local', or NULL).
+ *		'all'); a node's part of such a run cannot.
  */
 static bool
 pb_nodes_arg(FunctionCallInfo fcinfo)
 {
-	char	   *nodes;
-
-	if (PG_NARGS() <= ARG_NODES || PG_ARGISNULL(ARG_NODES))
+	if (!pb_nodes_all(fcinfo, ARG_NODES))
 		return false;
-	nodes = text_to_cstring(PG_GETARG_TEXT_PP(ARG_NODES));
-	if (strcmp(nodes, "local") == 0)
-		return false;
-	if (strcmp(nodes, "all") != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid value for nodes: \"%s\"", nodes),
-				 errhint("nodes is 'all' (clients on every node of the Citus cluster) or 'local' (this server only).")));
 	if (pb_cluster_start[0] != '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -134,6 +134,10 @@ $c->safe_psql('postgres', 'CREATE DATABASE plain');
 $c->safe_psql('plain', 'CREATE EXTENSION polarbench');
 refused($c, 'plain', q{SELECT * FROM polarbench_run(script => 'SELECT 1;', transactions => 1, nodes => 'all')},
 	qr/ERROR:  nodes => 'all' needs a Citus coordinator/, 'nodes => all without Citus');
+refused($c, 'postgres', q{SELECT polarbench_start('tpcb-like', transactions => 1, nodes => 'all')},
+	qr/ERROR:  polarbench_start does not run across a Citus cluster/, 'polarbench_start with nodes => all');
+refused($c, 'postgres', q{SELECT * FROM polarbench_sweep('tpcb-like', transactions => 1, nodes => 'all')},
+	qr/ERROR:  polarbench_sweep does not run across a Citus cluster/, 'polarbench_sweep with nodes => all');
 
 # a table the workers do not have: the workers' check refuses the run
 $c->safe_psql('postgres', 'CREATE TABLE only_here (k int)');
@@ -177,6 +181,14 @@ my $blocking_run = q{SELECT * FROM polarbench_run(script => 'SELECT pg_catalog.p
 								  clients => 1, transactions => 1, nodes => 'all');};
 my $cluster_runs = q{SELECT count(*) FROM polarbench_runs WHERE node = 'all'};
 my $cluster_runs_before = value($cluster_runs);
+
+# statement_timeout ends the run on every node as a cancel does
+my $timed = $c->background_psql('postgres', on_error_stop => 0);
+$timed->query("SET statement_timeout = '3s'; $blocking_run");
+like($timed->{stderr}, qr/canceling statement due to statement timeout/,
+	'statement_timeout ends the run while every node\'s clients wait');
+no_worker_left('after statement_timeout');
+$timed->quit;
 
 my $caller = $c->background_psql('postgres', on_error_stop => 0);
 $caller->query_until(qr/started/, "\\echo started\n$blocking_run\n");
