@@ -374,7 +374,8 @@ pb_cluster_stop(PbClusterNode *node, bool cancel_request)
 {
 	char		errbuf[256];
 
-	if (node->stopped || node->done)
+	/* a node whose own error is in (its command not over yet) is no stop */
+	if (node->stopped || node->done || node->error != NULL)
 		return;
 	node->stopped = true;
 	if (!cancel_request && node->part_id != 0)
@@ -818,7 +819,8 @@ pb_cluster_merge(PbClusterNode *nodes, int nnodes, const char *status,
 						   "                  'tps', (s.sums ->> 'transactions')::float8 / nullif((s.sums ->> 'seconds')::float8, 0),"
 						   "                  'qps', (s.sums ->> 'statements')::float8 / nullif((s.sums ->> 'seconds')::float8, 0),"
 						   "                  'latency_stddev', sqrt(greatest((s.sums ->> 'latency_m2')::float8"
-						   "                                    - (s.sums ->> 'latency_avg')::float8 ^ 2, 0)),"
+						   "                                    - (s.sums ->> 'latency_avg')::float8 ^ 2, 0))"
+						   "                                    + ((s.sums ->> 'latency_m2')::float8 * 0),"
 						   "                  'status', $8,"
 						   "                  'error_sqlstate', split_part($9, ' ', 1),"
 						   "                  'error_message', nullif(substr($9, 7), ''),"

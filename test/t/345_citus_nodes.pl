@@ -96,6 +96,25 @@ foreach my $i (0 .. 2)
 }
 no_worker_left('after the run');
 
+# ---- a node's part that fails ends the run everywhere -----------------------
+
+# the second worker's clients fail at once; the others would run for ten
+# minutes unless stopped
+my $w2_port = $w2->port;
+my ($ret, $stdout, $stderr) = $c->psql('postgres', qq{
+	SELECT * FROM polarbench_run(
+		script => 'SELECT 1 / (CASE WHEN pg_catalog.current_setting(''port'') = ''$w2_port'' THEN 0 ELSE 1 END);',
+		clients => 1, duration => 600, nodes => 'all')});
+like($stderr, qr/WARNING:  run \d+ failed on node 127\.0\.0\.1:$w2_port: .*division by zero/,
+	'a node whose part fails ends the run: the caller is warned, naming it');
+is(value(qq{SELECT status || ' ' || (error_message LIKE 'node 127.0.0.1:$w2_port: %division by zero%')
+			  || ' ' || (SELECT string_agg(n ->> 'status', ' ' ORDER BY o)
+						   FROM jsonb_array_elements(figures -> 'nodes') WITH ORDINALITY e(n, o))
+			  FROM polarbench_runs WHERE node = 'all' ORDER BY run_id DESC LIMIT 1}),
+	'failed true canceled canceled failed',
+	'... recorded as failed naming the node, the other nodes\' parts canceled');
+no_worker_left('after a node\'s part failed');
+
 # ---- TPC-C on every node ----------------------------------------------------
 
 value(q{SELECT * FROM polarbench_init('tpcc', warehouses => 2, distributed => true,
