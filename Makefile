@@ -42,9 +42,10 @@ PB_ENGINE_OBJS = src/engine/lockwait.o \
 	src/engine/recorder_worker.o src/engine/launcher.o
 PB_FUNCTION_OBJS = src/functions/callsite.o src/functions/run_args.o \
 	src/functions/views.o src/functions/report.o src/functions/report_html.o \
-	src/functions/run.o src/functions/control.o src/functions/start.o \
+	src/functions/control.o src/functions/start.o \
 	src/functions/sweep.o src/functions/record_check.o \
-	src/functions/nodes.o src/functions/compare.o \
+	src/functions/nodes.o src/functions/cluster_run.o src/functions/run.o \
+	src/functions/compare.o \
 	src/functions/workload_list.o src/functions/init_parallel.o \
 	src/functions/init_distributed.o src/functions/shard_options.o \
 	src/functions/init_shards.o \
@@ -79,10 +80,14 @@ PROVE_TESTS = test/t/*.pl
 
 PG_CPPFLAGS = -I$(srcdir)/src/common -I$(srcdir)/src/script \
 	$(PB_KIND_INCLUDES) -I$(srcdir)/src/measure -I$(srcdir)/src/capture -I$(srcdir)/src/run -I$(srcdir)/src/drivers \
-	-I$(srcdir)/src/engine -I$(srcdir)/src/functions -I$(srcdir)/src/load
+	-I$(srcdir)/src/engine -I$(srcdir)/src/functions -I$(srcdir)/src/load \
+	-I$(libpq_srcdir)
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-Wmissing-prototypes -Wpointer-arith -Werror=vla -Wendif-labels \
 	-Wmissing-format-attribute -Wformat-security
+
+# libpq: the coordinator of a run across a Citus cluster talks to its nodes
+SHLIB_LINK_INTERNAL = $(libpq)
 
 EXTRA_CLEAN = test/regress_out test/tmp_check tmp_check
 

@@ -458,7 +458,10 @@ DROP FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
  * pgbench names them by their files.  end_grace is how many seconds the
  * transactions in flight at the end of the duration may take before their
  * statements are canceled (polarbench.end_grace if NULL); those are
- * counted in cut_off.  Latencies are in milliseconds.
+ * counted in cut_off.  nodes => 'all' on a Citus coordinator runs the
+ * clients on every node of the cluster (clients per node) and records one
+ * run, their sum, with each node's figures in figures->'nodes'; 'local'
+ * (or NULL) runs on this server.  Latencies are in milliseconds.
  */
 CREATE FUNCTION polarbench_run(
 	workload		text DEFAULT NULL,
@@ -482,14 +485,15 @@ CREATE FUNCTION polarbench_run(
 	settings		jsonb DEFAULT NULL,
 	server_settings	jsonb DEFAULT NULL,
 	script_names	text[] DEFAULT NULL,
-	end_grace		float8 DEFAULT NULL)
+	end_grace		float8 DEFAULT NULL,
+	nodes			text DEFAULT NULL)
 RETURNS polarbench_result
 AS 'MODULE_PATHNAME', 'polarbench_run'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_run(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
-	boolean, jsonb, jsonb, text[], float8) FROM PUBLIC;
+	boolean, jsonb, jsonb, text[], float8, text) FROM PUBLIC;
 
 /*
  * Start a run in the background: polarbench_run's arguments, checked
@@ -519,14 +523,15 @@ CREATE FUNCTION polarbench_start(
 	settings		jsonb DEFAULT NULL,
 	server_settings	jsonb DEFAULT NULL,
 	script_names	text[] DEFAULT NULL,
-	end_grace		float8 DEFAULT NULL)
+	end_grace		float8 DEFAULT NULL,
+	nodes			text DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'polarbench_start'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_start(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
-	boolean, jsonb, jsonb, text[], float8) FROM PUBLIC;
+	boolean, jsonb, jsonb, text[], float8, text) FROM PUBLIC;
 
 /*
  * Every combination of clients, server setting sets, setting sets,
@@ -554,6 +559,7 @@ CREATE FUNCTION polarbench_sweep(
 	max_tries		int DEFAULT 1,
 	server_settings	jsonb[] DEFAULT NULL,
 	end_grace		float8 DEFAULT NULL,
+	nodes			text DEFAULT NULL,
 	OUT sweep_id bigint, OUT run_id bigint, OUT repetition int,
 	OUT setting_set int, OUT run_clients int, OUT run_settings jsonb,
 	OUT run_vars jsonb, OUT run_options jsonb, OUT run_transactions bigint,
@@ -565,7 +571,7 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
 	float8, bigint, int, float8, text, bigint, int, float8, float8, int, jsonb[],
-	float8) FROM PUBLIC;
+	float8, text) FROM PUBLIC;
 
 /* the live figures show the transactions cut off so far */
 DROP VIEW polarbench_live;

@@ -399,7 +399,10 @@ CREATE TYPE polarbench_result AS (
  * pgbench names them by their files.  end_grace is how many seconds the
  * transactions in flight at the end of the duration may take before their
  * statements are canceled (polarbench.end_grace if NULL); those are
- * counted in cut_off.  Latencies are in milliseconds.
+ * counted in cut_off.  nodes => 'all' on a Citus coordinator runs the
+ * clients on every node of the cluster (clients per node) and records one
+ * run, their sum, with each node's figures in figures->'nodes'; 'local'
+ * (or NULL) runs on this server.  Latencies are in milliseconds.
  */
 CREATE FUNCTION polarbench_run(
 	workload		text DEFAULT NULL,
@@ -423,14 +426,15 @@ CREATE FUNCTION polarbench_run(
 	settings		jsonb DEFAULT NULL,
 	server_settings	jsonb DEFAULT NULL,
 	script_names	text[] DEFAULT NULL,
-	end_grace		float8 DEFAULT NULL)
+	end_grace		float8 DEFAULT NULL,
+	nodes			text DEFAULT NULL)
 RETURNS polarbench_result
 AS 'MODULE_PATHNAME', 'polarbench_run'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_run(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
-	boolean, jsonb, jsonb, text[], float8) FROM PUBLIC;
+	boolean, jsonb, jsonb, text[], float8, text) FROM PUBLIC;
 
 /*
  * A run's latency histogram, to plot its distribution: how many successful

@@ -29,14 +29,15 @@ CREATE FUNCTION polarbench_start(
 	settings		jsonb DEFAULT NULL,
 	server_settings	jsonb DEFAULT NULL,
 	script_names	text[] DEFAULT NULL,
-	end_grace		float8 DEFAULT NULL)
+	end_grace		float8 DEFAULT NULL,
+	nodes			text DEFAULT NULL)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'polarbench_start'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_start(text, int, float8, bigint, int, text,
 	int, text[], int[], jsonb, bigint, int, jsonb, float8, float8, int, float8,
-	boolean, jsonb, jsonb, text[], float8) FROM PUBLIC;
+	boolean, jsonb, jsonb, text[], float8, text) FROM PUBLIC;
 
 /*
  * Wait for a run to end, at most timeout seconds (NULL: as long as it

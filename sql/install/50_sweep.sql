@@ -27,6 +27,7 @@ CREATE FUNCTION polarbench_sweep(
 	max_tries		int DEFAULT 1,
 	server_settings	jsonb[] DEFAULT NULL,
 	end_grace		float8 DEFAULT NULL,
+	nodes			text DEFAULT NULL,
 	OUT sweep_id bigint, OUT run_id bigint, OUT repetition int,
 	OUT setting_set int, OUT run_clients int, OUT run_settings jsonb,
 	OUT run_vars jsonb, OUT run_options jsonb, OUT run_transactions bigint,
@@ -38,7 +39,7 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
 
 REVOKE ALL ON FUNCTION polarbench_sweep(text, int[], jsonb[], jsonb[], jsonb[],
 	float8, bigint, int, float8, text, bigint, int, float8, float8, int, jsonb[],
-	float8) FROM PUBLIC;
+	float8, text) FROM PUBLIC;
 
 /*
  * A sweep as the reference reports tabulate one: a row per client count, a column

@@ -35,6 +35,7 @@ int			pb_max_run_memory = 1024 * 1024;
 int			pb_start_timeout = 60000;
 int			pb_lock_timeout = 5000;
 int			pb_end_grace = 5000;
+char	   *pb_cluster_start = NULL;
 
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 
@@ -112,6 +113,19 @@ pb_settings_init(void)
 							5000, 0, INT_MAX,
 							PGC_USERSET, GUC_UNIT_MS,
 							NULL, NULL, NULL);
+	/*
+	 * Set by the coordinator of a run across a Citus cluster on its
+	 * connection to each node (functions/cluster_run.c), never in a file:
+	 * any role may set it, as it changes only how the role's own runs in
+	 * the session start (at that instant) and that they only check.
+	 */
+	DefineCustomStringVariable("polarbench.cluster_start",
+							   "Makes the session's runs a node's part of a run across a Citus cluster.",
+							   "Empty for an ordinary run; \"check\" to check a run without starting it; a timestamp with time zone to release the run's clients at that instant. Set by polarbench_run(..., nodes => 'all') on the nodes it runs on.",
+							   &pb_cluster_start,
+							   "",
+							   PGC_USERSET, GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE | GUC_DISALLOW_IN_FILE,
+							   NULL, NULL, NULL);
 	MarkGUCPrefixReserved("polarbench");
 	pb_query_stack_init();
 

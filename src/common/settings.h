@@ -31,6 +31,12 @@ extern PGDLLIMPORT int pb_lock_timeout;
 /* polarbench.end_grace, in milliseconds: a run's default grace at its end */
 extern PGDLLIMPORT int pb_end_grace;
 
+/*
+ * polarbench.cluster_start: empty, "check", or the instant a node's part of
+ * a run across a Citus cluster releases its clients
+ */
+extern PGDLLIMPORT char *pb_cluster_start;
+
 extern void pb_settings_init(void);
 
 #endif							/* PB_SETTINGS_H */

@@ -652,6 +652,21 @@ pb_launch_release(PbLaunch *launch, const PbRunParams *params)
 {
 	PbRunShared *run = launch->run;
 
+	/*
+	 * A node's part of a run across a cluster: its clients, ready, wait for
+	 * the instant the coordinator set for every node, so that the nodes'
+	 * runs overlap fully.  The launcher keeps watching them meanwhile.
+	 */
+	while (params->release_at != 0 &&
+		   pg_atomic_read_u32(&run->stop_reason) == PB_STOP_NONE)
+	{
+		long		wait_ms = TimestampDifferenceMilliseconds(GetCurrentTimestamp(),
+															  (TimestampTz) params->release_at);
+
+		if (wait_ms <= 0)
+			break;
+		pb_launcher_tick(launch, Min(wait_ms, PB_LAUNCHER_TICK_MS));
+	}
 	if (pg_atomic_read_u32(&run->stop_reason) != PB_STOP_NONE)
 		return;
 	run->start_ns = pb_now_ns();

@@ -43,6 +43,7 @@ enum
 	ARG_SERVER_SETTINGS,
 	ARG_SCRIPT_NAMES,			/* since 1.4 */
 	ARG_END_GRACE,				/* since 1.5 */
+	ARG_NODES,					/* since 1.5 */
 	PB_RUN_NARGS
 };
 
@@ -52,6 +53,8 @@ enum
 
 /* run_args.c */
 extern void pb_check_caller(const char *function, bool background);
+extern bool pb_nodes_all(FunctionCallInfo fcinfo, int argno);
+extern void pb_refuse_nodes_all(FunctionCallInfo fcinfo, int argno, const char *function);
 extern int64 pb_run_id_arg(FunctionCallInfo fcinfo, int argno);
 extern void pb_settings_from_json(PbRunConfig *config, Jsonb *jb);
 extern void pb_server_settings_from_json(PbRunConfig *config, Jsonb *jb);
@@ -63,6 +66,19 @@ extern void pb_run_from_args(FunctionCallInfo fcinfo, bool background,
 /* callsite.c */
 extern void pb_check_called_once(FunctionCallInfo fcinfo, const char *function,
 								 const char *what);
+
+/* nodes.c */
+extern int64 pb_record_document(Jsonb *doc, const char *node);
+
+/* cluster_run.c */
+
+/*
+ * The notice a node's part of a run across a cluster sends when its clients
+ * are released: its run id there, and microseconds after the start instant
+ */
+#define PB_CLUSTER_PART_NOTICE	"polarbench cluster part: run " INT64_FORMAT ", released " INT64_FORMAT " us after the start"
+
+extern Datum pb_cluster_run(FunctionCallInfo fcinfo);
 
 /* record_check.c */
 extern void pb_record_check(Jsonb *doc, const char *nsp);

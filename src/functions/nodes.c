@@ -81,15 +81,14 @@ polarbench_run_document(PG_FUNCTION_ARGS)
 }
 
 /*
- * polarbench_record
- *		SQL entry point: see polarbench_record() in the install script.
+ * pb_record_document
+ *		Store a run's ended document as a run of the caller with a new id of
+ *		this server's, marked with node (or not, when NULL); returns its id.
+ *		The document is checked first (record_check.c).
  */
-Datum
-polarbench_record(PG_FUNCTION_ARGS)
+int64
+pb_record_document(Jsonb *doc, const char *node)
 {
-	Jsonb	   *doc;
-	char	   *node;
-	char	   *status;
 	Oid			schema;
 	Oid			owner;
 	const char *nsp;
@@ -100,6 +99,62 @@ polarbench_record(PG_FUNCTION_ARGS)
 	bool		isnull;
 	Oid			types[4] = {JSONBOID, TEXTOID, OIDOID, TEXTOID};
 	Datum		values[4];
+	char		nulls[4] = {' ', node == NULL ? 'n' : ' ', ' ', ' '};
+
+	owner = pb_extension_owner(&schema);
+	nsp = quote_identifier(get_namespace_name(schema));
+	values[0] = JsonbPGetDatum(doc);
+	values[1] = node == NULL ? (Datum) 0 : CStringGetTextDatum(node);
+	values[2] = ObjectIdGetDatum(GetUserId());
+	values[3] = CStringGetTextDatum(quote_qualified_identifier(get_namespace_name(schema),
+															   "polarbench_run_data_run_id_seq"));
+
+	SPI_connect();
+	nest = pb_as_owner_begin(owner, &save_user, &save_sec);
+	pb_record_check(doc, nsp);
+	/* the run: a new id of this server's, the caller's, no live worker */
+	if (SPI_execute_with_args(psprintf(
+									   "INSERT INTO %s.polarbench_run_data SELECT r.*"
+									   "  FROM jsonb_populate_record(NULL::%s.polarbench_run_data,"
+									   "       ($1->'run') - 'run_by' || jsonb_build_object("
+									   "         'run_id', nextval($4::regclass), 'run_by', $3::oid,"
+									   "         'node', $2, 'recorder_pid', NULL, 'segment', NULL, 'sweep_id', NULL,"
+									   "         'sweep_run', NULL, 'sweep_set', NULL, 'sweep_repeat', NULL)) r"
+									   " RETURNING run_id", nsp, nsp),
+							  4, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING ||
+		SPI_processed != 1)
+		elog(ERROR, "could not store the run");
+	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+										 1, &isnull));
+	for (int i = 0; i < lengthof(pb_doc_tables); i++)
+	{
+		Oid			ptypes[2] = {JSONBOID, INT8OID};
+		Datum		pvalues[2] = {JsonbPGetDatum(doc), Int64GetDatum(run_id)};
+
+		if (SPI_execute_with_args(psprintf(
+										   "INSERT INTO %s.%s SELECT r.*"
+										   "  FROM jsonb_array_elements(coalesce($1->'%s', '[]')) e,"
+										   "       jsonb_populate_record(NULL::%s.%s, e || jsonb_build_object('run_id', $2)) r",
+										   nsp, pb_doc_tables[i][0], pb_doc_tables[i][1],
+										   nsp, pb_doc_tables[i][0]),
+								  2, ptypes, pvalues, NULL, false, 0) != SPI_OK_INSERT)
+			elog(ERROR, "could not store the run's %s", pb_doc_tables[i][1]);
+	}
+	pb_as_owner_end(nest, save_user, save_sec);
+	SPI_finish();
+	return run_id;
+}
+
+/*
+ * polarbench_record
+ *		SQL entry point: see polarbench_record() in the install script.
+ */
+Datum
+polarbench_record(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *doc;
+	char	   *node;
+	char	   *status;
 
 	pb_journal_recover();
 
@@ -131,46 +186,5 @@ polarbench_record(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the document's run is \"%s\", not ended", status)));
 
-	owner = pb_extension_owner(&schema);
-	nsp = quote_identifier(get_namespace_name(schema));
-	values[0] = JsonbPGetDatum(doc);
-	values[1] = CStringGetTextDatum(node);
-	values[2] = ObjectIdGetDatum(GetUserId());
-	values[3] = CStringGetTextDatum(quote_qualified_identifier(get_namespace_name(schema),
-															   "polarbench_run_data_run_id_seq"));
-
-	SPI_connect();
-	nest = pb_as_owner_begin(owner, &save_user, &save_sec);
-	pb_record_check(doc, nsp);
-	/* the run: a new id of this server's, the caller's, no live worker */
-	if (SPI_execute_with_args(psprintf(
-									   "INSERT INTO %s.polarbench_run_data SELECT r.*"
-									   "  FROM jsonb_populate_record(NULL::%s.polarbench_run_data,"
-									   "       ($1->'run') - 'run_by' || jsonb_build_object("
-									   "         'run_id', nextval($4::regclass), 'run_by', $3::oid,"
-									   "         'node', $2, 'recorder_pid', NULL, 'segment', NULL, 'sweep_id', NULL,"
-									   "         'sweep_run', NULL, 'sweep_set', NULL, 'sweep_repeat', NULL)) r"
-									   " RETURNING run_id", nsp, nsp),
-							  4, types, values, NULL, false, 1) != SPI_OK_INSERT_RETURNING ||
-		SPI_processed != 1)
-		elog(ERROR, "could not store the run");
-	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
-										 1, &isnull));
-	for (int i = 0; i < lengthof(pb_doc_tables); i++)
-	{
-		Oid			ptypes[2] = {JSONBOID, INT8OID};
-		Datum		pvalues[2] = {JsonbPGetDatum(doc), Int64GetDatum(run_id)};
-
-		if (SPI_execute_with_args(psprintf(
-										   "INSERT INTO %s.%s SELECT r.*"
-										   "  FROM jsonb_array_elements(coalesce($1->'%s', '[]')) e,"
-										   "       jsonb_populate_record(NULL::%s.%s, e || jsonb_build_object('run_id', $2)) r",
-										   nsp, pb_doc_tables[i][0], pb_doc_tables[i][1],
-										   nsp, pb_doc_tables[i][0]),
-								  2, ptypes, pvalues, NULL, false, 0) != SPI_OK_INSERT)
-			elog(ERROR, "could not store the run's %s", pb_doc_tables[i][1]);
-	}
-	pb_as_owner_end(nest, save_user, save_sec);
-	SPI_finish();
-	PG_RETURN_INT64(run_id);
+	PG_RETURN_INT64(pb_record_document(doc, node));
 }

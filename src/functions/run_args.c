@@ -261,6 +261,45 @@ pb_check_caller(const char *function, bool background)
 }
 
 /*
+ * pb_nodes_all
+ *		Whether argument argno, nodes, asks for a run on every node of the
+ *		Citus cluster ('all') rather than on this server ('local', or NULL
+ *		or not given); refuses any other value.
+ */
+bool
+pb_nodes_all(FunctionCallInfo fcinfo, int argno)
+{
+	char	   *nodes;
+
+	if (PG_NARGS() <= argno || PG_ARGISNULL(argno))
+		return false;
+	nodes = text_to_cstring(PG_GETARG_TEXT_PP(argno));
+	if (strcmp(nodes, "local") == 0)
+		return false;
+	if (strcmp(nodes, "all") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for nodes: \"%s\"", nodes),
+				 errhint("nodes is 'all' (clients on every node of the Citus cluster) or 'local' (this server only).")));
+	return true;
+}
+
+/*
+ * pb_refuse_nodes_all
+ *		Refuse nodes => 'all' in function, which runs on this server only.
+ */
+void
+pb_refuse_nodes_all(FunctionCallInfo fcinfo, int argno, const char *function)
+{
+	if (pb_nodes_all(fcinfo, argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s does not run across a Citus cluster", function),
+				 errdetail("Only polarbench_run() takes nodes => 'all'."),
+				 errhint("Run polarbench_run(..., nodes => 'all'), which waits for the run's end, or leave nodes out.")));
+}
+
+/*
  * pb_workload_args
  *		The arguments that say what a run runs, for its driver.
  */

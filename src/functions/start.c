@@ -239,6 +239,7 @@ polarbench_start(PG_FUNCTION_ARGS)
 	pb_journal_recover();
 
 	pb_check_caller("polarbench_start", false);
+	pb_refuse_nodes_all(fcinfo, ARG_NODES, "polarbench_start");
 	search_path = pb_settings_search_path();
 
 	rettype = get_func_signature(fcinfo->flinfo->fn_oid, &types, &nargs);

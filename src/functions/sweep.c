@@ -62,6 +62,7 @@ enum
 	SWEEP_MAX_TRIES,
 	SWEEP_SERVER_SETTINGS,
 	SWEEP_END_GRACE,			/* since 1.5 */
+	SWEEP_NODES,
 	SWEEP_NARGS
 };
 
@@ -465,6 +466,7 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 	pb_journal_recover();
 	pb_check_called_once(fcinfo, "polarbench_sweep", "sweep");
 	pb_check_caller("polarbench_sweep", false);
+	pb_refuse_nodes_all(fcinfo, SWEEP_NODES, "polarbench_sweep");
 	pb_sweep_read_args(fcinfo, &sw);
 
 	InitMaterializedSRF(fcinfo, 0);

@@ -128,6 +128,11 @@ typedef struct PbRunParams
 	int64		unstored_id;
 	/* only check the run, as a sweep does of its runs before the first */
 	bool		check_only;
+	/*
+	 * a node's part of a run across a Citus cluster: the instant
+	 * (TimestampTz) at which its clients are released, 0 for at once
+	 */
+	int64		release_at;
 	/* called once the run is recorded and its clients released, or NULL */
 	void		(*on_started) (int64 run_id, void *arg);
 	void	   *on_started_arg;
