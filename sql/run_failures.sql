@@ -109,6 +109,63 @@ SELECT regexp_replace(line, '[0-9.]+', 'N', 'g') AS line
                                                '{"failures_detailed": true}'), E'\n') line
  WHERE line ~ '^(SQL script| - )';
 
+-- under a rate with a latency limit, a transaction too late when its turn
+-- comes is skipped, and counted for the script chosen for the transaction
+-- its client skipped to, as pgbench counts it: a client's turns come 3.3 ms
+-- apart on average and each transaction sleeps 10 ms, so the turn after it
+-- is more than the 5 ms late unless it came 5 ms after the last (one time
+-- in five): turns are skipped whatever the speed.  The scripts' skipped
+-- add up to the run's, each client's 20 transactions are run or skipped,
+-- and the script of weight 0 is never chosen, so none is skipped for it
+SELECT run_id AS skip_run, skipped > 0 AS some_skipped,
+       transactions + failed + skipped AS ran_or_skipped
+  FROM polarbench_run(scripts => ARRAY['SELECT pg_sleep(0.01);', 'SELECT pg_sleep(0.01), 2;',
+                                       'SELECT 3;'],
+                      weights => ARRAY[1, 1, 0], script_names => ARRAY['one', 'two', 'never'],
+                      clients => 2, transactions => 20,
+                      rate => 600, latency_limit => 5) \gset
+SELECT :'some_skipped' AS some_skipped, :ran_or_skipped AS ran_or_skipped;
+SELECT sum((e->>'skipped')::int8) = r.skipped AS scripts_skipped_add_up,
+       sum((e->>'transactions')::int8 + (e->>'failed')::int8 + (e->>'skipped')::int8)
+         AS scripts_ran_or_skipped
+  FROM polarbench_runs r, jsonb_array_elements(r.figures->'scripts') e
+ WHERE run_id = :skip_run GROUP BY r.skipped;
+SELECT n AS script_no, e->>'transactions' AS transactions, e->>'skipped' AS skipped
+  FROM polarbench_runs r, jsonb_array_elements(r.figures->'scripts') WITH ORDINALITY AS s(e, n)
+ WHERE run_id = :skip_run AND n = 3;
+-- pgbench's report prints each script's skipped after its failures, for
+-- each script that has transactions, with the figures' numbers
+WITH lines AS (
+  SELECT line, n
+    FROM regexp_split_to_table(polarbench_report(:skip_run, 'pgbench'), E'\n')
+         WITH ORDINALITY AS l(line, n)),
+script_skips AS (
+  SELECT (SELECT count(*) FROM lines h WHERE h.line ~ '^SQL script ' AND h.n < l.n) AS script_no,
+         substring(line FROM '^ - number of transactions skipped: ([0-9]+) ')::int8 AS skipped
+    FROM lines l WHERE line ~ '^ - number of transactions skipped: ')
+SELECT count(*) = count(*) FILTER (WHERE s.skipped = (e->>'skipped')::int8)
+         AS report_says_the_figures,
+       array_agg(s.script_no ORDER BY s.script_no) =
+         (SELECT array_agg(n ORDER BY n)
+            FROM jsonb_array_elements(r.figures->'scripts') WITH ORDINALITY AS t(e, n)
+           WHERE (e->>'transactions')::int8 + (e->>'failed')::int8 + (e->>'skipped')::int8 > 0)
+         AS a_line_for_each_script_that_ran
+  FROM script_skips s, polarbench_runs r,
+       jsonb_array_elements(r.figures->'scripts') WITH ORDINALITY AS f(e, n)
+ WHERE r.run_id = :skip_run AND f.n = s.script_no
+ GROUP BY r.figures;
+-- the line comes after the failures (and retries) and before the
+-- latency, as pgbench's
+SELECT count(*) > 0 AND
+       bool_and(prev ~ '^ - number of failed transactions: ' AND
+                coalesce(next, '') ~ '^( - latency average| - statement latencies|SQL script|$)')
+         AS in_pgbench_order
+  FROM (SELECT line, lag(line) OVER w AS prev, lead(line) OVER w AS next
+          FROM regexp_split_to_table(polarbench_report(:skip_run, 'pgbench'), E'\n')
+               WITH ORDINALITY AS l(line, n)
+        WINDOW w AS (ORDER BY n)) l
+ WHERE line ~ '^ - number of transactions skipped: ';
+
 -- polarbench_workloads lists the options beside each built-in script
 SELECT o->>'name' AS name, o->>'type' AS type, o->>'default' AS default
   FROM polarbench_workloads w, jsonb_array_elements(w.options) o

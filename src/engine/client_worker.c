@@ -445,10 +445,18 @@ pb_client_schedule(int64 *now)
 		if (run->latency_limit_ns == 0 ||
 			client.scheduled_ns >= *now - run->latency_limit_ns)
 			break;
-		/* hopeless: counted as skipped, toward the transactions too */
+		/*
+		 * hopeless: counted as skipped, toward the transactions too, and
+		 * for what the driver chose to run, as pgbench counts it for the
+		 * script it chose before it throttled
+		 */
 		client.done++;
 		if (client.scheduled_ns >= run->measure_ns)
+		{
 			pb_counter_add(&client.slot->skipped, 1);
+			if (client.driver->transaction_ended != NULL)
+				client.driver->transaction_ended(&client.ctx, PB_TXN_SKIPPED, 0, 0);
+		}
 		if (pb_client_should_stop(*now))
 			return false;
 	}
@@ -495,8 +503,11 @@ pb_client_loop(void)
 			client.retrying = false;
 		else
 		{
-			if (pb_client_should_stop(now) || !pb_client_schedule(&now) ||
-				!pb_client_claim())
+			if (pb_client_should_stop(now))
+				break;
+			if (client.driver->choose != NULL)
+				client.driver->choose(&client.ctx);
+			if (!pb_client_schedule(&now) || !pb_client_claim())
 				break;
 			pb_client_begin(now);
 		}
