@@ -147,6 +147,14 @@ typedef struct PbDriverContext
 	 * --continue-on-error); else it fails the run.
 	 */
 	bool		error_fails_transaction;
+
+	/*
+	 * Set by abort too: the error (not one that fails its transaction
+	 * alone) ends this client only, and the run goes on without it,
+	 * recorded aborted (pgbench's default, without --exit-on-abort); else
+	 * it fails the run.
+	 */
+	bool		error_aborts_client;
 } PbDriverContext;
 
 /*

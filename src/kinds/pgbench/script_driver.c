@@ -35,6 +35,7 @@ typedef struct PbScriptDriver
 	int		   *stats_offset;	/* first command of each script in stats */
 	int			current_script;
 	bool		continue_on_error;	/* the run's option */
+	bool		abort_alone;	/* exit_on_abort is false */
 	PbScriptCounts *counts;		/* its scripts' figures (script_stats.c) */
 } PbScriptDriver;
 
@@ -57,6 +58,8 @@ pb_script_setup(PbDriverContext *ctx)
 	/* a run given no options has the kind's defaults */
 	d->continue_on_error = config->options != NULL &&
 		((const PbPgbenchOptions *) config->options)->continue_on_error;
+	d->abort_alone = config->options != NULL &&
+		!((const PbPgbenchOptions *) config->options)->exit_on_abort;
 	d->set = pb_config_build_scripts(config, false);
 	d->counts = pb_script_stats_of(ctx->shared, ctx->client_no);
 	d->exec = pb_executor_create(d->set, ctx->run);
@@ -150,7 +153,10 @@ pb_script_transaction(PbDriverContext *ctx, PbTxnCounts *counts)
  * pb_script_abort
  *		Roll back what the script left open.  With continue_on_error, an SQL
  *		command's error fails its transaction only, as pgbench 19's
- *		--continue-on-error: the client goes on with its next one.
+ *		--continue-on-error: the client goes on with its next one.  With
+ *		exit_on_abort false, any other error of a script (an SQL command's,
+ *		a meta-command's, the end of a script inside BEGIN) aborts its
+ *		client alone, as pgbench's clients abort without --exit-on-abort.
  */
 static void
 pb_script_abort(PbDriverContext *ctx)
@@ -165,6 +171,8 @@ pb_script_abort(PbDriverContext *ctx)
 			pb_executor_current_command(d->exec);
 	ctx->error_fails_transaction = in_script && d->continue_on_error &&
 		pb_executor_failed_in_sql(d->exec);
+	ctx->error_aborts_client = in_script && d->abort_alone &&
+		!ctx->error_fails_transaction;
 }
 
 /*
