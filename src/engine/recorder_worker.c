@@ -913,6 +913,15 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 		naborted > 0 ? "aborted" : "finished";
 
 	pb_xact_begin(NIL);
+
+	/*
+	 * The table of 1.4 (before ALTER EXTENSION polarbench UPDATE) checks
+	 * that a status is one it knew: an aborted run is failed there.  1.5's
+	 * table has failed_other, which 1.4's has not.
+	 */
+	if (strcmp(status, "aborted") == 0 && run->unstored_id == 0 &&
+		get_attnum(pb_result_table("polarbench_run_data"), "failed_other") == InvalidAttrNumber)
+		status = "failed";
 	pb_column(&c, "status", TEXTOID, CStringGetTextDatum(status), false);
 	pb_column(&c, "ended_at", TIMESTAMPTZOID,
 			  TimestampTzGetDatum(GetCurrentTransactionStartTimestamp()), false);
