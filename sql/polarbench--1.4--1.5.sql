@@ -1083,3 +1083,12 @@ CREATE FUNCTION polarbench_fill_shards(dataset text, options jsonb, tables text[
 RETURNS bigint[]
 AS 'MODULE_PATHNAME', 'polarbench_fill_shards'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+/*
+ * A run of pgbench scripts with exit_on_abort false goes on when a client
+ * aborts alone, and is recorded 'aborted', with the first abort's error.
+ */
+ALTER TABLE polarbench_run_data
+	DROP CONSTRAINT polarbench_run_data_status_check,
+	ADD CONSTRAINT polarbench_run_data_status_check
+		CHECK (status IN ('running', 'finished', 'failed', 'canceled', 'aborted'));

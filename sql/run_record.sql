@@ -47,7 +47,7 @@ SELECT polarbench_record(jsonb_set(sb, '{run,options,percentile}', '500'), 'x') 
 SELECT polarbench_record(jsonb_set(sb, '{run,options,no_such_option}', '1'), 'x') FROM doc;
 SELECT polarbench_record(jsonb_set(sb, '{run,options}', 'null'), 'x') FROM doc;
 SELECT polarbench_record(jsonb_set(script, '{run,options}', '{"percentile": 95}'), 'x') FROM doc;
-SELECT polarbench_record(jsonb_set(script, '{run,options}', '{"exit_on_abort": false}'), 'x') FROM doc;
+SELECT polarbench_record(jsonb_set(script, '{run,options}', '{"exit_on_abort": "maybe"}'), 'x') FROM doc;
 SELECT polarbench_record(jsonb_set(sb, '{run,settings}', '[1, 2]'), 'x') FROM doc;
 
 -- a field every run records, missing or null (the table's NOT NULL

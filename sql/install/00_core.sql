@@ -21,7 +21,7 @@ CREATE TABLE polarbench_run_data (
 	random_seed			bigint NOT NULL,
 	run_by				oid NOT NULL,
 	status				text NOT NULL
-		CHECK (status IN ('running', 'finished', 'failed', 'canceled')),
+		CHECK (status IN ('running', 'finished', 'failed', 'canceled', 'aborted')),
 	started_at			timestamptz NOT NULL,
 	ended_at			timestamptz,
 	seconds				float8,

@@ -84,13 +84,18 @@ pb_count_statement(PbTxnCounts *counts, bool returned_rows, uint64 processed)
 		counts->others++;
 }
 
-/* How a transaction that counts in the run's figures ended */
+/*
+ * How a transaction that counts in the run's figures ended; skipped: under
+ * a rate with a latency limit, already too late when its turn came, so it
+ * never ran (pgbench -R -L)
+ */
 typedef enum PbTxnEnd
 {
 	PB_TXN_SUCCEEDED,
 	PB_TXN_FAILED_SERIALIZATION,
 	PB_TXN_FAILED_DEADLOCK,
-	PB_TXN_FAILED_OTHER
+	PB_TXN_FAILED_OTHER,
+	PB_TXN_SKIPPED
 } PbTxnEnd;
 
 /* The most random streams a driver draws a transaction's numbers from */
@@ -141,6 +146,14 @@ typedef struct PbDriverContext
 	 * --continue-on-error); else it fails the run.
 	 */
 	bool		error_fails_transaction;
+
+	/*
+	 * Set by abort too: the error (not one that fails its transaction
+	 * alone) ends this client only, and the run goes on without it,
+	 * recorded aborted (pgbench's default, without --exit-on-abort); else
+	 * it fails the run.
+	 */
+	bool		error_aborts_client;
 } PbDriverContext;
 
 /*
@@ -275,6 +288,15 @@ typedef struct PbDriver
 	char	   *(*error_context) (PbDriverContext *ctx);
 
 	/*
+	 * In a client, before each new transaction (not a retry) is scheduled,
+	 * or NULL: decide what it runs (pgbench's script, chosen by weight), as
+	 * pgbench chooses before it throttles.  Its retries run the same, and
+	 * the transactions a latency limit skips while it waits for its turn
+	 * are counted for it (transaction_ended, PB_TXN_SKIPPED).
+	 */
+	void		(*choose) (PbDriverContext *ctx);
+
+	/*
 	 * In a client, before each new transaction (not a retry), or NULL:
 	 * when it is due, in pb_now_ns() time; 0 leaves it to the engine (now,
 	 * or the rate's schedule).  A transaction's latency runs from when it
@@ -284,9 +306,9 @@ typedef struct PbDriver
 
 	/*
 	 * In a client, after each transaction the run's figures count (begun
-	 * after the warm-up, not cut off), or NULL: how it ended, its latency
-	 * (of a successful one) and its tries, for figures of the driver's own
-	 * (pgbench's per script).
+	 * after the warm-up, not cut off; a skipped one scheduled after it),
+	 * or NULL: how it ended, its latency (of a successful one) and its
+	 * tries, for figures of the driver's own (pgbench's per script).
 	 */
 	void		(*transaction_ended) (PbDriverContext *ctx, PbTxnEnd end,
 									  int64 latency_ns, int tries);

@@ -14,8 +14,10 @@
  * fails the run, with the error's SQLSTATE and message handed to the
  * launcher, as pgbench --exit-on-abort ends every client, unless the
  * workload's driver says it fails its transaction only (pgbench's
- * --continue-on-error): then it counts in failed_other, untried again.  An error raised because the run was canceled just ends the
- * client.
+ * --continue-on-error): then it counts in failed_other, untried again; or
+ * that it aborts its client alone (pgbench's default): then that client
+ * leaves, the run records the abort, and the others go on.  An error
+ * raised because the run was canceled just ends the client.
  *
  * The end of a run with a duration: no transaction starts after it, and
  * those in flight have the run's grace to finish.  Then a timeout the
@@ -445,10 +447,18 @@ pb_client_schedule(int64 *now)
 		if (run->latency_limit_ns == 0 ||
 			client.scheduled_ns >= *now - run->latency_limit_ns)
 			break;
-		/* hopeless: counted as skipped, toward the transactions too */
+		/*
+		 * hopeless: counted as skipped, toward the transactions too, and
+		 * for what the driver chose to run, as pgbench counts it for the
+		 * script it chose before it throttled
+		 */
 		client.done++;
 		if (client.scheduled_ns >= run->measure_ns)
+		{
 			pb_counter_add(&client.slot->skipped, 1);
+			if (client.driver->transaction_ended != NULL)
+				client.driver->transaction_ended(&client.ctx, PB_TXN_SKIPPED, 0, 0);
+		}
 		if (pb_client_should_stop(*now))
 			return false;
 	}
@@ -495,8 +505,11 @@ pb_client_loop(void)
 			client.retrying = false;
 		else
 		{
-			if (pb_client_should_stop(now) || !pb_client_schedule(&now) ||
-				!pb_client_claim())
+			if (pb_client_should_stop(now))
+				break;
+			if (client.driver->choose != NULL)
+				client.driver->choose(&client.ctx);
+			if (!pb_client_schedule(&now) || !pb_client_claim())
 				break;
 			pb_client_begin(now);
 		}
@@ -623,6 +636,32 @@ pb_client_cut_off(void)
 }
 
 /*
+ * pb_client_abort_alone
+ *		End this client alone after an error its driver says aborts it, as
+ *		a pgbench client aborts without --exit-on-abort: its transaction
+ *		counts in nothing, the run records the abort (the first one's error
+ *		and where it came from), and the other clients go on to the run's
+ *		end.  Nothing is recorded if the run is stopping already: the error
+ *		is then most likely the stop's cancel.
+ */
+static void
+pb_client_abort_alone(ErrorData *edata)
+{
+	const char *context;
+
+	client.slot->finish_ns = pb_now_ns();
+	if (client.measuring)
+		client.slot->cpu_ns = pb_cpu_ns() - client.cpu_start_ns;
+	if (pg_atomic_read_u32(&client.run->stop_reason) != PB_STOP_NONE)
+		return;
+	/* where in the workload, as pgbench says it, rather than SPI's context */
+	context = client.set_up ? client.driver->error_context(&client.ctx) :
+		edata->context;
+	pb_abort_client(client.run, client.client_no, edata->sqlerrcode,
+					edata->message, edata->detail, edata->hint, context);
+}
+
+/*
  * pb_client_handle_error
  *		Called after an error escaped a transaction.  Returns true if the
  *		client goes on: with the same transaction again (a serialization
@@ -630,7 +669,7 @@ pb_client_cut_off(void)
  *		with its next one (the failure counted: of those two, or of another
  *		error its driver lets fail the transaction alone, as pgbench's
  *		--continue-on-error).  Returns false if it must end: the run ended
- *		in the transaction (cut off), or failed.
+ *		in the transaction (cut off), or failed, or the client aborted alone.
  */
 static bool
 pb_client_handle_error(MemoryContext loop_cxt)
@@ -651,6 +690,7 @@ pb_client_handle_error(MemoryContext loop_cxt)
 	edata = CopyErrorData();
 	FlushErrorState();
 	client.ctx.error_fails_transaction = false;
+	client.ctx.error_aborts_client = false;
 	if (client.set_up)
 		client.driver->abort(&client.ctx);
 	else
@@ -700,7 +740,10 @@ pb_client_handle_error(MemoryContext loop_cxt)
 		return true;
 	}
 
-	pb_client_fail(edata);
+	if (client.running && client.ctx.error_aborts_client)
+		pb_client_abort_alone(edata);
+	else
+		pb_client_fail(edata);
 	FreeErrorData(edata);
 	return false;
 }

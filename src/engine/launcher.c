@@ -750,8 +750,12 @@ pb_launch_collect(PbLaunch *launch, PbRunResult *result)
 	bool		recorded;
 	dsm_handle	document;
 	PbSharedError error;
+	PbSharedError abort_error;
+	int			aborted_client;
+	int			run_nclients;
 
 	result->run_id = run->run_id;
+	run_nclients = run->nclients;
 	pb_summary_final(run, launch->slots, pb_run_seconds(run, launch->slots),
 					 &result->summary);
 	SpinLockAcquire(&run->mutex);
@@ -759,6 +763,9 @@ pb_launch_collect(PbLaunch *launch, PbRunResult *result)
 	recorded = run->recorded;
 	error = run->error;
 	document = run->document;
+	result->aborted = run->naborted;
+	abort_error = run->abort_error;
+	aborted_client = run->aborted_client;
 	SpinLockRelease(&run->mutex);
 	/* a hot standby's run: the session keeps its document */
 	if (document != 0)
@@ -784,6 +791,22 @@ pb_launch_collect(PbLaunch *launch, PbRunResult *result)
 				 errdetail(PB_SEE_LOG),
 				 errcontext("%s", pb_failure_context(PB_FAILED_BY_RECORDER,
 													result->run_id, false))));
+
+	/*
+	 * Clients that aborted alone: the run went on without them, and its
+	 * result comes back, but it is no clean one, as pgbench says after its
+	 * report.
+	 */
+	if (result->aborted > 0)
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("run was aborted; its results are incomplete"),
+				 errdetail("%d of %d clients aborted; the first, client %d (benchmark client %d), with: %s",
+						   result->aborted, run_nclients, aborted_client,
+						   aborted_client + 1, abort_error.message),
+				 abort_error.context[0] != '\0' ?
+				 errcontext("%s", abort_error.context) : 0,
+				 errhint("The run is recorded as aborted. Leave out the option exit_on_abort, or make it true, for a client's error to fail the run instead.")));
 }
 
 /*

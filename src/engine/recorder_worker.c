@@ -835,6 +835,28 @@ pb_recorder_wait_event(const char *type, const char *name, int64 samples, void *
 }
 
 /*
+ * pb_abort_message
+ *		What the record of an aborted run says of its first abort e, in
+ *		pgbench's words: the client (numbered from 0, as pgbench and
+ *		:client_id number them), where its error came from, the error, and
+ *		how many clients aborted.
+ */
+static char *
+pb_abort_message(const PbSharedError *e, int client, int naborted)
+{
+	char	   *first;
+
+	if (e->sqlerrcode == 0)
+		return "";
+	first = e->context[0] != '\0' ?
+		psprintf("client %d aborted in %s: %s", client, e->context, e->message) :
+		psprintf("client %d aborted: %s", client, e->message);
+	if (naborted == 1)
+		return first;
+	return psprintf("%s (%d clients aborted)", first, naborted);
+}
+
+/*
  * pb_recorder_finish
  *		Write the run's summary and final status, and the per-command and
  *		per-client figures, in one transaction.
@@ -848,13 +870,22 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 	const char *status;
 	double		seconds;
 	uint32		reason = pg_atomic_read_u32(&run->stop_reason);
+	int			naborted;
+	int			aborted_client;
+	PbSharedError error;
 
 	seconds = pb_run_seconds(run, slots);
 	pb_summary_final(run, slots, seconds, &s);
+	SpinLockAcquire(&run->mutex);
+	naborted = run->naborted;
+	SpinLockRelease(&run->mutex);
 
-	/* a run that measured nothing is no result */
+	/*
+	 * A run that measured nothing is no result, unless its clients aborted:
+	 * then it is an aborted run, with what they measured.
+	 */
 	if (reason == PB_STOP_NONE && run->start_ns > 0 && run->duration > 0 &&
-		s.transactions + s.failed + s.skipped == 0)
+		naborted == 0 && s.transactions + s.failed + s.skipped == 0)
 	{
 		pb_fail_run_hint(run, PB_FAILED_BY_LAUNCHER,
 						 ERRCODE_INVALID_PARAMETER_VALUE,
@@ -878,9 +909,19 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 			reason = expected;
 	}
 	status = reason == PB_STOP_FAILED ? "failed" :
-		reason == PB_STOP_CANCELED ? "canceled" : "finished";
+		reason == PB_STOP_CANCELED ? "canceled" :
+		naborted > 0 ? "aborted" : "finished";
 
 	pb_xact_begin(NIL);
+
+	/*
+	 * The table of 1.4 (before ALTER EXTENSION polarbench UPDATE) checks
+	 * that a status is one it knew: an aborted run is failed there.  1.5's
+	 * table has failed_other, which 1.4's has not.
+	 */
+	if (strcmp(status, "aborted") == 0 && run->unstored_id == 0 &&
+		get_attnum(pb_result_table("polarbench_run_data"), "failed_other") == InvalidAttrNumber)
+		status = "failed";
 	pb_column(&c, "status", TEXTOID, CStringGetTextDatum(status), false);
 	pb_column(&c, "ended_at", TIMESTAMPTZOID,
 			  TimestampTzGetDatum(GetCurrentTransactionStartTimestamp()), false);
@@ -899,13 +940,20 @@ pb_recorder_finish(int64 run_id, const PbRunConfig *config, char *slots)
 		pb_server_counters_read(after);
 		pb_json_column(&c, "server_stats", pb_server_counters_json(recorder_counters, after));
 	}
+	/* a failed run's error, or an aborted one's first abort */
 	SpinLockAcquire(&run->mutex);
-	pb_column(&c, "error_sqlstate", TEXTOID,
-			  CStringGetTextDatum(unpack_sql_state(run->error.sqlerrcode)),
-			  reason != PB_STOP_FAILED);
-	pb_column(&c, "error_message", TEXTOID, CStringGetTextDatum(run->error.message),
-			  reason != PB_STOP_FAILED);
+	error = *(reason == PB_STOP_FAILED ? &run->error : &run->abort_error);
+	aborted_client = run->aborted_client;
 	SpinLockRelease(&run->mutex);
+	if (reason != PB_STOP_FAILED && naborted == 0)
+		error.sqlerrcode = 0;
+	pb_column(&c, "error_sqlstate", TEXTOID,
+			  CStringGetTextDatum(unpack_sql_state(error.sqlerrcode)),
+			  error.sqlerrcode == 0);
+	pb_column(&c, "error_message", TEXTOID,
+			  CStringGetTextDatum(reason == PB_STOP_FAILED ? error.message :
+								  pb_abort_message(&error, aborted_client, naborted)),
+			  error.sqlerrcode == 0);
 	pb_recorder_update_run(&c, run_id);
 	if (run->start_ns > 0)
 	{

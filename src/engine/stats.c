@@ -68,13 +68,9 @@ pb_summary_interval(const PbTotals *from, const PbTotals *to,
 	}
 	if (ok > 0)
 	{
-		double		sum = (to->latency_sum_ns - from->latency_sum_ns) / 1e6;
-		double		sumsq = to->latency_sumsq - from->latency_sumsq;
-		double		var;
-
-		summary->latency_avg = sum / ok;
-		var = sumsq / ok - summary->latency_avg * summary->latency_avg;
-		summary->latency_stddev = var > 0 ? sqrt(var) : 0;
+		pb_latency_moments(ok, (to->latency_sum_ns - from->latency_sum_ns) / 1e6,
+						   to->latency_sumsq - from->latency_sumsq,
+						   &summary->latency_avg, &summary->latency_stddev);
 		summary->lag_avg = (to->lag_sum_ns - from->lag_sum_ns) / 1e6 / ok;
 	}
 }

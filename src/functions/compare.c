@@ -285,7 +285,9 @@ cmp_load_run(int64 run_id, const char *verb, const char *schema, CmpRun *run)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("run " INT64_FORMAT " did not finish", run_id),
 				 errdetail("It %s: its figures cover only part of what it was to measure.",
-						   strcmp(status, "failed") == 0 ? "failed" : "was canceled"),
+						   strcmp(status, "failed") == 0 ? "failed" :
+						   strcmp(status, "aborted") == 0 ? "was aborted (a client stopped on an error)" :
+						   "was canceled"),
 				 errhint("Compare finished runs.")));
 	run->workload = SPI_getvalue(t->vals[0], t->tupdesc, 2);
 	run->progress_interval = DatumGetInt32(SPI_getbinval(t->vals[0], t->tupdesc, 4, &isnull));

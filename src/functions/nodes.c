@@ -181,7 +181,7 @@ polarbench_record(PG_FUNCTION_ARGS)
 				 errmsg("the document holds no run"),
 				 errhint("Pass the document polarbench_run_document() returns.")));
 	if (strcmp(status, "finished") != 0 && strcmp(status, "failed") != 0 &&
-		strcmp(status, "canceled") != 0)
+		strcmp(status, "canceled") != 0 && strcmp(status, "aborted") != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the document's run is \"%s\", not ended", status)));

@@ -234,7 +234,8 @@ pb_check_run_row(HeapTuple tuple, TupleDesc desc)
 	{
 		if (sqlstate_null || message_null)
 			pb_refuse_field("error_sqlstate",
-							psprintf("A %s run has an SQLSTATE and a message.", status));
+							psprintf("%s %s run has an SQLSTATE and a message.",
+									 strcmp(status, "aborted") == 0 ? "An" : "A", status));
 		if (!pb_valid_error_sqlstate(TextDatumGetCString(d)))
 			pb_refuse_field("error_sqlstate",
 							psprintf("\"%s\" is not the SQLSTATE of an error: five digits or upper-case letters, of a class other than 00, 01 and 02.",

@@ -271,7 +271,14 @@ polarbench_report(PG_FUNCTION_ARGS)
 		appendStringInfoString(&out, document ? document : pb_report_json_text(run_id));
 	else
 		driver->report(&out, &run, run_id, &options);
-	if (driver != NULL && strcmp(status, "finished") != 0)
+	if (driver != NULL && strcmp(status, "aborted") == 0)
+	{
+		/* a client aborted alone and the others went on: pgbench's last words */
+		appendStringInfo(&out, "run " INT64_FORMAT " aborted: %s\n", run_id,
+						 pb_row_text(&run, "error_message"));
+		appendStringInfoString(&out, "Run was aborted; the above results are incomplete.\n");
+	}
+	else if (driver != NULL && strcmp(status, "finished") != 0)
 		appendStringInfo(&out, "run " INT64_FORMAT " %s%s%s\n", run_id, status,
 						 pb_row_text(&run, "error_message") ? ": " : "",
 						 pb_row_text(&run, "error_message") ? pb_row_text(&run, "error_message") : "");

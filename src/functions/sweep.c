@@ -18,7 +18,9 @@
  * Everything that can be checked before the first run is: the arrays'
  * shape, duplicate setting sets, and every setting set against the
  * parameters (run_settings.c).  The runs check the rest as each starts; a
- * failed run ends the sweep with its error, the runs before it recorded.
+ * failed run ends the sweep with its error, the runs before it recorded,
+ * and so does an aborted one (a client that aborted alone, with
+ * exit_on_abort false).
  *
  *-------------------------------------------------------------------------
  */
@@ -424,6 +426,14 @@ pb_sweep_run_one(PbSweep *sw, int64 k, int r, int run_no, int64 *sweep_id,
 	PopActiveSnapshot();
 	if (*sweep_id < 0)
 		*sweep_id = result.run_id;
+	/* an aborted run ends the sweep as a failed one does: its cell is no result */
+	if (result.aborted > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("run " INT64_FORMAT " of the sweep was aborted", result.run_id),
+				 errdetail("%d of its clients aborted, so its figures cover only part of what it was to measure; the runs before it are recorded.",
+						   result.aborted),
+				 errhint("Run the sweep with exit_on_abort left true, or fix what the clients' error says.")));
 
 	memset(nulls, 0, sizeof(bool) * OUT_NCOLUMNS);
 	values[OUT_SWEEP_ID] = Int64GetDatum(*sweep_id);

@@ -13,7 +13,8 @@
  * none, never exiting or jumping.
  *
  * In layers, each file calling only those before it:
- *	 histogram.c, throttle.c (which draws from the script library's PbPrng),
+ *	 histogram.c, moments.c, throttle.c (which draws from the script
+ *	 library's PbPrng),
  *	 compare_stats.c (which does too, for the bootstrap); chart_svg.c, the
  *	 charts of the program's SVG files and of the server's HTML reports.
  *
@@ -82,6 +83,11 @@ extern double pb_hist_percentile(const uint64_t *hist, int64_t count,
 								 double fraction);
 extern uint64_t pb_hist_count(const uint64_t *hist);
 extern void pb_hist_merge_into(uint64_t *dest, const uint64_t *src);
+
+/* ---- a latency's average and deviation (moments.c) ----------------------- */
+
+extern void pb_latency_moments(int64_t count, double sum, double sumsq,
+							   double *avg, double *stddev);
 
 /* ---- the rate limiter's schedule (throttle.c) ---------------------------- */
 

@@ -143,6 +143,8 @@ typedef struct PbRunResult
 {
 	int64		run_id;
 	PbRunSummary summary;		/* its seconds measured among them */
+	int			aborted;		/* clients that aborted alone: the run is
+								 * recorded aborted, its figures partial */
 } PbRunResult;
 
 /* figures.c */

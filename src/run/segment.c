@@ -113,6 +113,26 @@ pb_fail_run_error(PbRunShared *run, int client, int code, const char *message,
 }
 
 /*
+ * pb_abort_client
+ *		Record that a client aborted alone with an error (everything the
+ *		record of the run will say of it; detail, hint and context may be
+ *		NULL), without stopping the run.  The first abort's error stays.
+ */
+void
+pb_abort_client(PbRunShared *run, int client, int code, const char *message,
+				const char *detail, const char *hint, const char *context)
+{
+	SpinLockAcquire(&run->mutex);
+	if (run->naborted++ == 0)
+	{
+		run->aborted_client = client;
+		pb_shared_error_set(&run->abort_error, code, message, detail, hint, context);
+	}
+	SpinLockRelease(&run->mutex);
+	pb_wake_launcher(run);
+}
+
+/*
  * pb_fail_run_too_long
  *		Fail a run that reached polarbench.max_run_duration.
  */

@@ -44,6 +44,13 @@
  * transactions has no end to give a grace after; a stop ends it as any
  * other.
  *
+ * A client that aborts alone (an error its driver says ends that client
+ * only, as pgbench's clients without --exit-on-abort) stops no one else:
+ * it counts itself in naborted under mutex (the first one's error stays),
+ * counts nothing of its transaction, closes its slot as any client that
+ * leaves (status EXITED), and the run goes on to its end, recorded
+ * 'aborted' instead of 'finished'.
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef PB_SEGMENT_H
@@ -269,6 +276,15 @@ typedef struct PbRunShared
 	PbLiveFigures live;			/* the last second's figures */
 	int			failed_client;	/* client number, or PB_FAILED_BY_* */
 	PbSharedError error;		/* why the run failed; the first one wins */
+
+	/*
+	 * Clients that aborted alone (a driver's error_aborts_client, pgbench's
+	 * default without --exit-on-abort): the run goes on without them, and
+	 * is recorded aborted.  The first one's number and error stay.
+	 */
+	int			naborted;
+	int			aborted_client;
+	PbSharedError abort_error;
 } PbRunShared;
 
 /*
@@ -346,6 +362,9 @@ extern void pb_fail_run_error(PbRunShared *run, int client, int code,
 							  const char *message, const char *detail,
 							  const char *hint, const char *context);
 extern void pb_fail_run_too_long(PbRunShared *run);
+extern void pb_abort_client(PbRunShared *run, int client, int code,
+							const char *message, const char *detail,
+							const char *hint, const char *context);
 extern void pb_wake_launcher(PbRunShared *run);
 extern void pb_wake_recorder(PbRunShared *run);
 extern void pb_report_foreign_cancel(PbRunShared *run);

@@ -209,6 +209,16 @@ my $scaled = $node->safe_psql('postgres', q{
 $node->safe_psql('postgres', "UPDATE polarbench_run_data SET figures = NULL WHERE run_id = $scaled");
 $node->safe_psql('postgres', q{
 	SELECT run_id FROM polarbench_run(script => 'SELECT 1;', duration => 0.2)});
+# an aborted run (exit_on_abort false) goes into 1.4's table, which knows
+# no status 'aborted', as failed, with its error (then it goes: the tests
+# below compare the last run of 1.4, a finished one)
+my $aborted = $node->safe_psql('postgres', q{
+	SELECT run_id FROM polarbench_run(script => 'SELECT 1 / 0;', transactions => 2,
+									  options => '{"exit_on_abort": false}')});
+is($node->safe_psql('postgres', qq{
+	SELECT status || ' ' || error_sqlstate FROM polarbench_runs WHERE run_id = $aborted}),
+	'failed 22012', 'an aborted run is recorded failed in the table of 1.4');
+$node->safe_psql('postgres', "DELETE FROM polarbench_run_data WHERE run_id = $aborted");
 my $runs14 = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
 my $datasets = q{SELECT string_agg(name || ' ' || options::text, E'\n' ORDER BY name) FROM polarbench_datasets};
 my $datasets14 = $node->safe_psql('postgres', $datasets);

@@ -4,13 +4,16 @@
 # the report says how many failed, by kind, in pgbench's words, for the run
 # and for each of several scripts, with the failing statement's failures
 # under -r, in a sweep too; without it, or with --exit-on-abort, the first
-# such error fails the run (exit status 2); a workload of another tool takes
-# neither.
+# such error fails the run (exit status 2); with --exit_on_abort=false a
+# client's error stops it alone and the run is aborted (exit status 2); under
+# -R and -L each script's skipped transactions; a workload of another tool
+# takes neither.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IPC::Run;
 
 my $bin = "$ENV{TESTDIR}/src/bin/polarbench/polarbench";
 plan skip_all => "client not built: $bin" unless -x $bin;
@@ -117,7 +120,54 @@ is($node->safe_psql('postgres', q{
 	SELECT options->>'continue_on_error' FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
 	'true', 'the run took it');
 
-# 4. a workload of another tool takes neither, before anything runs
+# 4. --exit_on_abort=false, pgbench's default: client 0's error stops it
+# alone, the others run their transactions to the end; pgbench's lines on
+# stderr, its report on stdout, exit status 2
+$node->safe_psql('postgres', 'CREATE TABLE rows (client int)');
+my $abort = "$tmp/abort.sql";
+append_to_file($abort, "\\if :client_id = 0\nSELECT 1 / 0;\n\\endif\nINSERT INTO rows VALUES (:client_id);\n");
+IPC::Run::run([ $bin, '-n', '-c', '3', '-t', '10', '-f', $abort, '--exit_on_abort=false' ],
+	'>', \$out, '2>', \$err);
+is($? >> 8, 2, '--exit_on_abort=false: a client aborted, exit status 2');
+like($err, qr/error: client 0 aborted in command at line 2 of script "\Q$abort\E": division by zero/,
+	'the abort in pgbench\'s words, on stderr');
+like($err, qr/error: Run was aborted; the above results are incomplete\.\n\z/,
+	'pgbench\'s last words, on stderr, after the report');
+like($out, qr/^number of transactions actually processed: 20\/30$/m,
+	'the report counts the other clients\' transactions');
+is($node->safe_psql('postgres', q{SELECT string_agg(client || ':' || n, ',' ORDER BY client)
+	FROM (SELECT client, count(*) n FROM rows GROUP BY client) c}),
+	'1:10,2:10', 'the other clients ran every transaction, client 0 none');
+is($node->safe_psql('postgres', q{
+	SELECT status || ' ' || error_sqlstate || ' ' || transactions FROM polarbench_runs ORDER BY run_id DESC LIMIT 1}),
+	'aborted 22012 20', 'the run is recorded aborted, with the error and the others\' transactions');
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM pg_stat_activity WHERE backend_type IN ('polarbench client', 'polarbench recorder')}),
+	'0', 'no worker is left');
+
+# a sweep ends at an aborted run, as at a failed one
+command_checks_all([ $bin, '-n', '-c', '2,3', '-t', '2', '-f', $abort, '--exit_on_abort=false' ], 2, [qr/^/],
+	[ qr/of the sweep was aborted/ ], 'a sweep ends at an aborted run');
+
+# 5. under a rate with a latency limit, each script's skipped transactions
+# under it, after its failures: they add up to the run's, and the script of
+# weight 0 has none
+my ($slow1, $slow2, $never) = ("$tmp/slow1.sql", "$tmp/slow2.sql", "$tmp/never.sql");
+append_to_file($slow1, "SELECT pg_sleep(0.01);\n");
+append_to_file($slow2, "SELECT pg_sleep(0.01), 2;\n");
+append_to_file($never, "SELECT 3;\n");
+($out, $err) = run_command([ $bin, '-n', '-c', '2', '-t', '20', '-R', '600', '-L', '5',
+	'-f', "$slow1\@1", '-f', "$slow2\@1", '-f', "$never\@0" ]);
+my ($run_skipped) = $out =~ /^number of transactions skipped: (\d+) /m;
+my @script_skipped = $out =~ /^ - number of failed transactions: \d+ \([0-9.]+%\)\n - number of transactions skipped: (\d+) \([0-9.]+%\)$/mg;
+ok(defined $run_skipped && $run_skipped > 0, 'transactions were skipped');
+my $sum = 0;
+$sum += $_ for @script_skipped;
+is($sum, $run_skipped, 'the scripts\' skipped, each after its failures, add up to the run\'s');
+like($out, qr/^SQL script 3: \Q$never\E\n - weight: 0 \(targets 0\.0% of total\)\n - 0 transactions \(0\.0% of total\)$/m,
+	'the script of weight 0 ran and skipped nothing');
+
+# 6. a workload of another tool takes neither, before anything runs
 my $runs = $node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs');
 command_fails_like([ $bin, '-b', 'oltp_point_select', '-t', '1', '--continue-on-error' ],
 	qr/option --continue-on-error applies to pgbench scripts, not to workload "oltp_point_select"/,
@@ -125,6 +175,9 @@ command_fails_like([ $bin, '-b', 'oltp_point_select', '-t', '1', '--continue-on-
 command_fails_like([ $bin, '-b', 'ycsb-c', '-t', '1', '--exit-on-abort' ],
 	qr/option --exit-on-abort applies to pgbench scripts, not to workload "ycsb-c"/,
 	'--exit-on-abort with a YCSB workload is refused');
+command_fails_like([ $bin, '-b', 'oltp_point_select', '-t', '1', '--exit_on_abort=false' ],
+	qr/exit_on_abort/,
+	'--exit_on_abort=false with a sysbench workload is refused');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs'), $runs,
 	'no run was started');
 

@@ -173,6 +173,47 @@ test_merge(void)
 }
 
 /* the schedule: exponential gaps of the right mean, never backwards */
+/*
+ * A latency's average and deviation from its sums, as the run's figures and
+ * each script's are made: pgbench's population deviation, none without
+ * values, and 0 (not NaN) where rounding makes equal values' variance
+ * negative.
+ */
+static void
+test_moments(void)
+{
+	double		values[] = {1.5, 2.25, 7.0, 0.125, 3.0};
+	double		sum = 0,
+				sumsq = 0,
+				mean,
+				var = 0,
+				avg,
+				stddev;
+	int			n = sizeof(values) / sizeof(values[0]);
+
+	for (int i = 0; i < n; i++)
+	{
+		sum += values[i];
+		sumsq += values[i] * values[i];
+	}
+	mean = sum / n;
+	for (int i = 0; i < n; i++)
+		var += (values[i] - mean) * (values[i] - mean) / n;
+	pb_latency_moments(n, sum, sumsq, &avg, &stddev);
+	check(fabs(avg - mean) < 1e-12 && fabs(stddev - sqrt(var)) < 1e-12,
+		  "moments: the average and the population deviation of the values");
+	pb_latency_moments(0, 0, 0, &avg, &stddev);
+	check(avg == 0 && stddev == 0, "moments: none without values");
+	sum = sumsq = 0;
+	for (int i = 0; i < 3; i++)
+	{
+		sum += 0.1;
+		sumsq += 0.1 * 0.1;
+	}
+	pb_latency_moments(3, sum, sumsq, &avg, &stddev);
+	check(stddev == 0 && !isnan(stddev), "moments: equal values deviate by 0, never NaN");
+}
+
 static void
 test_throttle(void)
 {
@@ -705,6 +746,7 @@ main(void)
 	test_buckets();
 	test_percentiles();
 	test_merge();
+	test_moments();
 	test_throttle();
 	test_t_law();
 	test_welch();

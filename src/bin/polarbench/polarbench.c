@@ -156,9 +156,29 @@ report_failed_run(PGconn *conn, const char *last_run_before, PGresult *error)
 }
 
 /*
+ * aborted_run_error
+ *		If a run that returned was recorded aborted (a client aborted alone,
+ *		with --exit_on_abort=false), the first abort's error as the record
+ *		says it; NULL for a run that finished.
+ */
+static char *
+aborted_run_error(PGconn *conn, const char *run_id)
+{
+	const char *params[1] = {run_id};
+
+	return single_value(conn,
+						"SELECT error_message FROM @extschema@.polarbench_runs"
+						" WHERE run_id OPERATOR(pg_catalog.=) $1::pg_catalog.int8"
+						"   AND status OPERATOR(pg_catalog.=) 'aborted'",
+						1, params);
+}
+
+/*
  * run_and_report
  *		Run the polarbench_run() call sql, print the run's report and draw
- *		its chart.  Returns the exit status.
+ *		its chart.  Returns the exit status: 2 for a run some client of
+ *		which aborted, which pgbench's words say before and after the
+ *		report, as pgbench says them.
  */
 static int
 run_and_report(PGconn *conn, const ClientOptions *opts, const char *sql,
@@ -166,6 +186,7 @@ run_and_report(PGconn *conn, const ClientOptions *opts, const char *sql,
 {
 	PGresult   *res;
 	ClientResult result;
+	char	   *aborted;
 	int			status;
 
 	set_notice_mode(false, false, opts->progress > 0);
@@ -180,7 +201,16 @@ run_and_report(PGconn *conn, const ClientOptions *opts, const char *sql,
 		return status;
 	}
 	PQclear(res);
+	aborted = aborted_run_error(conn, result.run_id);
+	if (aborted != NULL)
+		pg_log_error("%s", aborted);
 	status = print_run_report(conn, opts, &result);
+	if (aborted != NULL)
+	{
+		pg_log_error("Run was aborted; the above results are incomplete.");
+		if (status == 0)
+			status = 2;
+	}
 	if (status == 0 && opts->svg != NULL &&
 		!chart_run_progress(conn, opts->svg,
 							opts->workload ? opts->workload->name :

@@ -35,6 +35,7 @@ typedef struct PbScriptDriver
 	int		   *stats_offset;	/* first command of each script in stats */
 	int			current_script;
 	bool		continue_on_error;	/* the run's option */
+	bool		abort_alone;	/* exit_on_abort is false */
 	PbScriptCounts *counts;		/* its scripts' figures (script_stats.c) */
 } PbScriptDriver;
 
@@ -57,6 +58,8 @@ pb_script_setup(PbDriverContext *ctx)
 	/* a run given no options has the kind's defaults */
 	d->continue_on_error = config->options != NULL &&
 		((const PbPgbenchOptions *) config->options)->continue_on_error;
+	d->abort_alone = config->options != NULL &&
+		!((const PbPgbenchOptions *) config->options)->exit_on_abort;
 	d->set = pb_config_build_scripts(config, false);
 	d->counts = pb_script_stats_of(ctx->shared, ctx->client_no);
 	d->exec = pb_executor_create(d->set, ctx->run);
@@ -71,10 +74,13 @@ pb_script_setup(PbDriverContext *ctx)
 	pb_executor_set_client(d->exec, state);
 	pb_prng_seed(&d->choose_prng,
 				 (uint64) config->random_seed ^ ((uint64) ctx->client_no << 32));
-	/* a retry chooses the same script and draws the same numbers */
-	ctx->draws[0] = &d->choose_prng;
-	ctx->draws[1] = &state->prng;
-	ctx->ndraws = 2;
+
+	/*
+	 * A retry draws the same numbers; it runs the script chosen for its
+	 * transaction (pb_script_choose), which it does not choose again.
+	 */
+	ctx->draws[0] = &state->prng;
+	ctx->ndraws = 1;
 
 	v.type = PB_VAL_INT;
 	v.u.ival = ctx->client_no;
@@ -105,18 +111,31 @@ pb_script_setup(PbDriverContext *ctx)
 }
 
 /*
+ * pb_script_choose
+ *		Choose the next transaction's script by weight, before it is
+ *		scheduled, as pgbench's CSTATE_CHOOSE_SCRIPT comes before its
+ *		throttling: one draw per transaction, whatever was skipped.
+ */
+static void
+pb_script_choose(PbDriverContext *ctx)
+{
+	PbScriptDriver *d = ctx->state;
+
+	d->current_script = pb_choose_script(d->set, &d->choose_prng);
+}
+
+/*
  * pb_script_transaction
- *		Run one script chosen by weight.
+ *		Run the script chosen for the transaction (or tried again).
  */
 static bool
 pb_script_transaction(PbDriverContext *ctx, PbTxnCounts *counts)
 {
 	PbScriptDriver *d = ctx->state;
-	int			script_no = pb_choose_script(d->set, &d->choose_prng);
+	int			script_no = d->current_script;
 	int64		clock_ns = ctx->txn_begin_ns;
 	bool		done;
 
-	d->current_script = script_no;
 	ctx->current_command = d->stats_offset[script_no];
 	/* counters only: no clock read or count per command */
 	done = pb_executor_run_script(d->exec, script_no,
@@ -134,7 +153,10 @@ pb_script_transaction(PbDriverContext *ctx, PbTxnCounts *counts)
  * pb_script_abort
  *		Roll back what the script left open.  With continue_on_error, an SQL
  *		command's error fails its transaction only, as pgbench 19's
- *		--continue-on-error: the client goes on with its next one.
+ *		--continue-on-error: the client goes on with its next one.  With
+ *		exit_on_abort false, any other error of a script (an SQL command's,
+ *		a meta-command's, the end of a script inside BEGIN) aborts its
+ *		client alone, as pgbench's clients abort without --exit-on-abort.
  */
 static void
 pb_script_abort(PbDriverContext *ctx)
@@ -149,9 +171,14 @@ pb_script_abort(PbDriverContext *ctx)
 			pb_executor_current_command(d->exec);
 	ctx->error_fails_transaction = in_script && d->continue_on_error &&
 		pb_executor_failed_in_sql(d->exec);
+	ctx->error_aborts_client = in_script && d->abort_alone &&
+		!ctx->error_fails_transaction;
 }
 
-/* Count a transaction of the script it ran, for the script's figures. */
+/*
+ * Count a transaction of the script it ran, or skipped (the script chosen
+ * for the transaction it skipped to), for the script's figures.
+ */
 static void
 pb_script_transaction_ended(PbDriverContext *ctx, PbTxnEnd end,
 							int64 latency_ns, int tries)
@@ -533,7 +560,7 @@ pb_script_report_scripts(PbScriptReport *r, int64 run_id, char **names,
 								 "  WITH ORDINALITY AS e(value, n),"
 								 " pg_catalog.jsonb_to_record(e.value) AS s(transactions int8, failed int8,"
 								 "  failed_serialization int8, failed_deadlock int8, failed_other int8,"
-								 "  retried int8, retries int8, latency_avg float8, latency_stddev float8)"
+								 "  retried int8, retries int8, skipped int8, latency_avg float8, latency_stddev float8)"
 								 " WHERE r.run_id OPERATOR(pg_catalog.=) $1 ORDER BY e.n", run_id, &nper_script);
 	for (int i = 0; i < nscripts; i++)
 		total_weight += weights[i];
@@ -548,7 +575,8 @@ pb_script_report_scripts(PbScriptReport *r, int64 run_id, char **names,
 
 			pb_script_stats_report(r->out, &script, r->total, r->seconds, r->max_tries,
 								   options->failures_detailed > 0 ||
-								   (options->failures_detailed < 0 && r->failed > 0));
+								   (options->failures_detailed < 0 && r->failed > 0),
+								   r->rate > 0 && r->latency_limit > 0);
 		}
 		if (options->statements)
 			pb_script_report_commands(r->out, st, nst, i + 1, true, r->max_tries);
@@ -719,6 +747,7 @@ static const PbDriver script_driver = {
 	.shared_size = pb_script_shared_size,
 	.shared_init = pb_script_shared_init,
 	.setup = pb_script_setup,
+	.choose = pb_script_choose,
 	.transaction = pb_script_transaction,
 	.abort = pb_script_abort,
 	.error_context = pb_script_error_context,

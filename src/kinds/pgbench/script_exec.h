@@ -37,7 +37,8 @@ extern void pb_script_stats_add(PbScriptCounts *counts, int script_no,
 extern void pb_script_stats_json(StringInfo json, const void *shared);
 extern void pb_script_stats_report(StringInfo out, struct PbRow *script,
 								   int64 run_total, double seconds,
-								   int max_tries, bool failures_detailed);
+								   int max_tries, bool failures_detailed,
+								   bool skips);
 
 /* script_exec.c */
 typedef struct PbExecutor PbExecutor;

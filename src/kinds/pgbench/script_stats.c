@@ -3,22 +3,23 @@
  * script_stats.c
  *	  Each script's own figures, as pgbench keeps them per script and
  *	  prints them with several scripts: its transactions that succeeded
- *	  (with their latency's average and deviation), failed (by kind) and
- *	  were retried.  The clients count them in the driver's area of the run's
+ *	  (with their latency's average and deviation), failed (by kind), were
+ *	  retried and were skipped.  The clients count them in the driver's area of the run's
  *	  segment, one row per client and script, each written by its client
  *	  alone; the recorder adds them up after the clients into the run's
  *	  figures (figures->'scripts', one object per script), and pgbench's
  *	  report reads them from there.  A run recorded before keeps none, and
  *	  its report prints none.
  *
- * Skipped transactions (a rate with a latency limit) are counted for the
- * run only: a client skips before it chooses a script.
+ * A transaction skipped under a rate with a latency limit counts for the
+ * script chosen for the transaction its client skipped to: the script is
+ * chosen before the client waits for its turn, and each turn too late is
+ * skipped in that wait, as pgbench counts them (processXactStats() with
+ * its client's use_file, chosen before its throttling).
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
-
-#include <math.h>
 
 #include "lib/stringinfo.h"
 
@@ -36,6 +37,7 @@ struct PbScriptCounts
 	int64		failed_other;
 	int64		retried;		/* tried more than once, either way */
 	int64		retries;		/* tries beyond the first */
+	int64		skipped;		/* too late under a rate's latency limit */
 	double		latency_sum_ms; /* of those that succeeded */
 	double		latency_sumsq_ms;
 };
@@ -110,6 +112,9 @@ pb_script_stats_add(PbScriptCounts *counts, int script_no, PbTxnEnd end,
 			c->failed++;
 			c->failed_other++;
 			break;
+		case PB_TXN_SKIPPED:
+			c->skipped++;
+			break;
 	}
 	if (tries > 1)
 	{
@@ -149,22 +154,21 @@ pb_script_stats_json(StringInfo json, const void *shared)
 			sum.failed_other += one->failed_other;
 			sum.retried += one->retried;
 			sum.retries += one->retries;
+			sum.skipped += one->skipped;
 			sum.latency_sum_ms += one->latency_sum_ms;
 			sum.latency_sumsq_ms += one->latency_sumsq_ms;
 		}
-		if (sum.transactions > 0)
-		{
-			avg = sum.latency_sum_ms / sum.transactions;
-			stddev = sqrt(Max(sum.latency_sumsq_ms / sum.transactions - avg * avg, 0));
-		}
+		pb_latency_moments(sum.transactions, sum.latency_sum_ms,
+						   sum.latency_sumsq_ms, &avg, &stddev);
 		appendStringInfo(json, "%s{\"transactions\": " INT64_FORMAT ", \"failed\": " INT64_FORMAT
 						 ", \"failed_serialization\": " INT64_FORMAT
 						 ", \"failed_deadlock\": " INT64_FORMAT
 						 ", \"failed_other\": " INT64_FORMAT
-						 ", \"retried\": " INT64_FORMAT ", \"retries\": " INT64_FORMAT,
+						 ", \"retried\": " INT64_FORMAT ", \"retries\": " INT64_FORMAT
+						 ", \"skipped\": " INT64_FORMAT,
 						 s > 0 ? ", " : "", sum.transactions, sum.failed,
 						 sum.failed_serialization, sum.failed_deadlock,
-						 sum.failed_other, sum.retried, sum.retries);
+						 sum.failed_other, sum.retried, sum.retries, sum.skipped);
 		if (sum.transactions > 0)
 			appendStringInfo(json, ", \"latency_avg\": %.17g, \"latency_stddev\": %.17g",
 							 avg, stddev);
@@ -178,17 +182,22 @@ pb_script_stats_json(StringInfo json, const void *shared)
  *		The lines of pgbench's report of several scripts that follow a
  *		script's weight (printResults()): its transactions, those processed
  *		and their rate, failed (by kind with failures_detailed), retried
- *		(with retries), and its latency.  script is the script's object of
- *		the run's figures->'scripts', run_total the run's transactions
- *		tried, seconds its measured time.
+ *		(with retries), skipped (under a rate with a latency limit), and
+ *		its latency.  script is the script's object of the run's
+ *		figures->'scripts' (without skipped in a run recorded before they
+ *		were counted per script), run_total the run's transactions tried,
+ *		seconds its measured time.
  */
 void
 pb_script_stats_report(StringInfo out, PbRow *script, int64 run_total,
-					   double seconds, int max_tries, bool failures_detailed)
+					   double seconds, int max_tries, bool failures_detailed,
+					   bool skips)
 {
 	int64		done = pb_row_int(script, "transactions");
 	int64		failed = pb_row_int(script, "failed");
-	int64		total = done + failed;
+	char	   *skipped_text = pb_row_text(script, "skipped");
+	int64		skipped = skipped_text ? strtoi64(skipped_text, NULL, 10) : 0;
+	int64		total = done + failed + skipped;
 
 	appendStringInfo(out, " - " INT64_FORMAT " transactions (%.1f%% of total)\n",
 					 total, run_total > 0 ? 100.0 * total / run_total : 0.0);
@@ -220,6 +229,9 @@ pb_script_stats_report(StringInfo out, PbRow *script, int64 run_total,
 			appendStringInfo(out, " - total number of retries: " INT64_FORMAT "\n",
 							 pb_row_int(script, "retries"));
 		}
+		if (skips && skipped_text != NULL)
+			appendStringInfo(out, " - number of transactions skipped: " INT64_FORMAT " (%.3f%%)\n",
+							 skipped, 100.0 * skipped / total);
 	}
 	if (done > 0)
 	{
