@@ -18,19 +18,6 @@
 #    as hanging and stopped.
 # 3. the tpcb-like log at speed 1: the replay's time against the log's
 #    (from its first statement to its last) and the median lag.
-# 4. what each costs, in instructions, which a shared machine does not
-#    move as it moves rates: on a second server run under valgrind
-#    --tool=callgrind, a select-only log of one pgbench client of
-#    CG_TRANSACTIONS statements (simple protocol), replayed by one client:
-#    instructions per replayed statement of polarbench's replay client
-#    (collected in its loop, pb_client_loop), of the bare in-server loop
-#    doing the same lookups (test/bench/bare_loop, bare_loop_iterate: what
-#    no client can go below), and of pgreplay's process (all of it, under
-#    callgrind too: reading the log is its work) plus its backend
-#    (exec_simple_query: parsing, planning and running each statement it
-#    sends); and the ratios bare / polarbench (polarbench's own cost in a
-#    replay) and polarbench / pgreplay.  BENCH_NO_CALLGRIND=1 leaves it
-#    out; CG_TRANSACTIONS (default 2000) sets its size.
 #
 # The server runs with PostgreSQL's defaults but for the logging the
 # replay needs, the worker slots and synchronous_commit = off; only the
@@ -49,8 +36,7 @@ clients=${1:-4}
 transactions=${2:-10000}
 tpcb_transactions=${3:-1000}
 timeout_s=${4:-300}
-port=${BENCH_PORT:-54380}
-cg_transactions=${CG_TRANSACTIONS:-2000}
+port=54380
 
 # BENCH_ANY_LOAD=1 runs it anyway, to try the script: its figures then say nothing
 load=$(awk '{print $1}' /proc/loadavg)
@@ -59,12 +45,9 @@ if awk -v l="$load" 'BEGIN {exit !(l >= 0.5)}' && [ "${BENCH_ANY_LOAD:-0}" != 1 
 	exit 2
 fi
 
-pb_install_packages pgreplay valgrind
+pb_install_packages pgreplay
 cd "$repo"
 pb_build_install
-make -s -C test/bench/bare_loop PG_CONFIG="$PB_PGBIN/pg_config"
-pb_as_root make -s -C test/bench/bare_loop PG_CONFIG="$PB_PGBIN/pg_config" install
-make -s -C test/bench/bare_loop PG_CONFIG="$PB_PGBIN/pg_config" clean
 
 dir=$(mktemp -d /tmp/polarbench-replay.XXXXXX)
 chmod 755 "$dir"
@@ -185,88 +168,3 @@ span=$(sql "SELECT extract(epoch FROM last_at - first_at) FROM polarbench_captur
 read -r secs sps lag < <(polarbench_run "$id" tpcb 1)
 echo "tpcb-like at speed 1: the log ${span} s, the replay ${secs} s" \
 	"($(pb_ratio "$secs" "$span" 3) of it), median lag ${lag} ms"
-
-[ "${BENCH_NO_CALLGRIND:-0}" = 1 ] && exit 0
-
-# 4. instructions per replayed statement, one client, under callgrind
-cgdir="$dir/callgrind"
-cgport=$((port + 1))
-pb_as_root mkdir -p "$cgdir/out"
-pb_as_root chown -R postgres: "$cgdir"
-pb_as_postgres "$PB_PGBIN/initdb" -D "$cgdir/data" -U postgres -A trust >/dev/null
-printf '%s\n' "listen_addresses = ''" "port = $cgport" "unix_socket_directories = '$cgdir'" \
-	"synchronous_commit = off" "autovacuum = off" "max_worker_processes = 16" \
-	"logging_collector = on" "log_destination = 'csvlog'" "log_directory = 'log'" \
-	"log_filename = 'cg.log'" "log_connections = on" "log_disconnections = on" "lc_messages = 'C'" |
-	pb_as_postgres tee -a "$cgdir/data/postgresql.conf" >/dev/null
-pb_as_postgres bash -c "cd '$cgdir' && exec valgrind --tool=callgrind \
-	--toggle-collect=pb_client_loop --toggle-collect=bare_loop_iterate --toggle-collect=exec_simple_query \
-	--callgrind-out-file='$cgdir/out/cg.%p' '$PB_PGBIN/postgres' -D '$cgdir/data'" \
-	>"$cgdir/valgrind.log" 2>&1 &
-trap 'pb_stop_server "$cgdir"; cleanup' EXIT
-cg() { psql -XqAt -h "$cgdir" -p $cgport -U postgres -d cg -c "$1"; }
-for i in $(seq 300); do psql -XqAt -h "$cgdir" -p $cgport -U postgres -d postgres -c 'SELECT 1' >/dev/null 2>&1 && break; sleep 1; done
-psql -XqAt -h "$cgdir" -p $cgport -U postgres -d postgres -c 'CREATE DATABASE cg'
-cg "CREATE EXTENSION polarbench"
-cg "CREATE EXTENSION bare_loop"
-pgbench -q -i -s 1 -h "$cgdir" -p $cgport -U postgres cg >/dev/null 2>&1
-cg "VACUUM ANALYZE"
-# only pgbench's session logs its statements: pgreplay replays every session of a log
-PGOPTIONS="-c log_statement=all" PGAPPNAME=pgbench pgbench -n -S -M simple -c 1 -t "$cg_transactions" -h "$cgdir" -p $cgport -U postgres cg >/dev/null
-m="end-of-log-$RANDOM"
-PGOPTIONS="-c log_statement=all" cg "SELECT '$m'" >/dev/null
-until cg "SELECT pg_read_file('log/cg.csv') LIKE '%$m%'" | grep -q t; do sleep 0.5; done
-read -r cg_id cg_statements < <(cg "SELECT capture_id || ' ' || statements
-	FROM polarbench_capture_log('log/cg.csv', application => 'pgbench')")
-
-# the instructions of the newest profile holding function $1 (each client's
-# written as its process exits)
-newest_with() {
-	local f
-	for i in $(seq 60); do
-		for f in $(ls -t "$cgdir"/out/cg.*); do
-			if grep -q "^fn=.* $1\$" "$f" && grep -q '^totals:' "$f"; then
-				awk '/^totals:/ {print $2}' "$f"
-				return
-			fi
-		done
-		sleep 1
-	done
-	echo 0
-}
-n=$(cg "SELECT transactions FROM polarbench_run('replay', clients => 1,
-	options => '{\"capture\": $cg_id, \"speed\": \"max\"}')")
-pb_ir=$(newest_with pb_client_loop)
-n=$(cg "SELECT lookups FROM bare_loop_run(1, 10, 100000)")
-bare_ir=$(awk -v ir="$(newest_with bare_loop_iterate)" -v n="$n" 'BEGIN {printf "%.0f", ir / n}')
-# pgreplay and its backend: of the profiles that appear, the largest (the
-# log's other sessions connect and run nothing)
-before=$(ls "$cgdir"/out | sort)
-pb_as_postgres valgrind --tool=callgrind --callgrind-out-file="$cgdir/pgreplay.cg" \
-	pgreplay -c -j -s 1000 -h "$cgdir" -p $cgport "$cgdir/data/log/cg.csv" >/dev/null 2>&1
-client_ir=$(awk '/^totals:/ {print $2}' "$cgdir/pgreplay.cg")
-backend_ir=0
-for i in $(seq 60); do
-	for f in $(comm -13 <(echo "$before") <(ls "$cgdir"/out | sort)); do
-		ir=$(awk '/^totals:/ {print $2}' "$cgdir/out/$f")
-		[ -n "$ir" ] && [ "$ir" -gt "$backend_ir" ] && backend_ir=$ir
-	done
-	[ "$backend_ir" != 0 ] && break
-	sleep 1
-done
-sleep 2
-for f in $(comm -13 <(echo "$before") <(ls "$cgdir"/out | sort)); do
-	ir=$(awk '/^totals:/ {print $2}' "$cgdir/out/$f")
-	[ -n "$ir" ] && [ "$ir" -gt "$backend_ir" ] && backend_ir=$ir
-done
-per() { awk -v ir="$1" -v n="$cg_statements" 'BEGIN {printf "%.0f", ir / n}'; }
-pb_per=$(per "$pb_ir")
-echo
-echo "instructions per replayed statement under callgrind, select-only, simple protocol, one client, $cg_statements statements"
-printf '%-36s %10s\n' "bare in-server loop (per lookup)" "$bare_ir" \
-	"polarbench's replay client" "$pb_per" \
-	"pgreplay, its process" "$(per "$client_ir")" \
-	"pgreplay, its backend" "$(per "$backend_ir")" \
-	"pgreplay, both" "$(per $((client_ir + backend_ir)))"
-echo "bare / polarbench = $(pb_ratio "$bare_ir" "$pb_per" 3) (the replay client's own cost)"
-echo "polarbench / pgreplay = $(pb_ratio "$pb_per" "$(per $((client_ir + backend_ir)))" 3)"
