@@ -12,14 +12,22 @@
  * starts, into memory of its own backend: its session (the backend's start
  * time and pid, as %c writes it), role, database, application, start time
  * (statement_timestamp(), as the log's), text and the parameters of its
- * bind with their types (the ParamListInfo's, as text); as it ends, with
- * its duration or its error and SQLSTATE, it is appended to one shared
- * buffer of polarbench.capture_memory under an LWLock held for the copy
- * only.  A statement that finds the buffer full (or the capture's max_size
- * reached) is counted and dropped: a session is never held back.
- * polarbench_capture_stop() ends the capture, copies the buffer out and
- * stores it into the capture tables as polarbench_capture_log stores a
- * log (capture_store.c), so that a replay runs it unchanged.
+ * bind with their types (the ParamListInfo's); as it ends, with its
+ * duration or its error and SQLSTATE, it is appended to one shared buffer
+ * of polarbench.capture_memory.  A statement that finds the buffer full
+ * (or the capture's max_size reached) is counted and dropped: a session is
+ * never held back.  polarbench_capture_stop() ends the capture, copies the
+ * buffer out and stores it into the capture tables as
+ * polarbench_capture_log stores a log (capture_store.c), so that a replay
+ * runs it unchanged.
+ *
+ * What a captured statement costs is kept low (test/bench/bench_capture.sh,
+ * README): no lock is taken to add it; its room in the buffer is reserved
+ * with one atomic fetch-add, the counters every statement writes on a cache
+ * line of their own, away from the filters every statement reads, so that
+ * sessions never wait for each other.  A parameter of a built-in type (the
+ * same type in every database) is kept as its bytes, its text made at stop
+ * by its type's output function rather than at every bind.
  *
  * Top-level means what a client sent: no statement of a function, a
  * trigger, a DO block or a procedure (the executor's and ProcessUtility's
@@ -36,6 +44,8 @@
  */
 #include "postgres.h"
 
+#include "access/transam.h"
+#include "access/tupmacs.h"
 #include "access/xact.h"
 #include "commands/dbcommands.h"
 #include "executor/executor.h"
@@ -66,11 +76,29 @@
 
 int			pb_capture_memory = 16 * 1024;
 
+/*
+ * What every captured statement writes: the room it reserves in the
+ * buffer and the statements past the bound.  On a cache line of their own,
+ * so that the writes of one backend do not take the line of the filters,
+ * which every statement reads, from the others' caches.
+ */
+typedef union LiveCounters
+{
+	struct
+	{
+		pg_atomic_uint32 writers;	/* backends copying a record now */
+		pg_atomic_uint64 reserved;	/* bytes handed out, past limit too */
+		pg_atomic_uint64 dropped;	/* records that found the limit reached */
+	}			c;
+	char		pad[PG_CACHE_LINE_SIZE];
+} LiveCounters;
+
 /* the capture, in shared memory */
 typedef struct LiveShared
 {
+	LiveCounters counters;
 	pg_atomic_uint32 active;	/* nonzero while a capture goes on */
-	LWLock	   *lock;			/* protects every other field */
+	LWLock	   *lock;			/* protects the fields below */
 	bool		stopping;		/* the buffer is being copied out */
 	uint64		generation;		/* counts the captures started */
 	Oid			captured_by;
@@ -79,18 +107,20 @@ typedef struct LiveShared
 	bool		has_application;
 	char		application[NAMEDATALEN];
 	Size		limit;			/* bytes of records kept at most */
-	Size		used;
-	int64		kept;
-	int64		dropped;		/* records that found the limit reached */
-	char		buffer[FLEXIBLE_ARRAY_MEMBER];
 } LiveShared;
 
+/* where the buffer begins, after the state, aligned */
+#define LIVE_BUFFER(live)	((char *) (live) + MAXALIGN(sizeof(LiveShared)))
+
 /*
- * A statement in the buffer: this header, then the application, the text
- * and the error, each NUL-terminated, then each parameter as its type's
- * Oid, a byte 'n' for NULL or 'v', and, but for NULL, its text
- * NUL-terminated.  size is MAXALIGNed, so that records follow each other
- * aligned.
+ * A statement in the buffer: this header, then the application and the
+ * text, each NUL-terminated, then each parameter as its type's Oid and a
+ * byte: 'n' for NULL; 'v' then its text NUL-terminated; 'b' (a built-in
+ * type) then its bytes (its typlen bytes, as a tuple stores them, for a
+ * type of fixed length; else their count, uint32, first); then the
+ * error, NUL-terminated (empty if none).  size
+ * is MAXALIGNed, so that records follow each other aligned; a size of 0
+ * ends the records (written by the first that found the bound passed).
  */
 typedef struct LiveRecord
 {
@@ -106,6 +136,18 @@ typedef struct LiveRecord
 	bool		extended;		/* bound with parameters */
 } LiveRecord;
 
+/* the length and passing of a built-in type, as a parameter's bytes */
+typedef struct TypeShape
+{
+	Oid			type;
+	int16		typlen;
+	bool		typbyval;
+} TypeShape;
+
+/* built-in types' shapes, looked up once each by this backend */
+#define TYPE_SHAPES	32
+static TypeShape type_shapes[TYPE_SHAPES];
+
 /* the statement of this backend being captured */
 typedef struct Pending
 {
@@ -113,7 +155,6 @@ typedef struct Pending
 	const void *owner;			/* its QueryDesc or PlannedStmt */
 	uint64		generation;
 	StringInfoData rec;			/* the record, its error to come */
-	int			params_at;		/* offset of its parameters in rec */
 } Pending;
 
 static LiveShared *live = NULL;
@@ -134,7 +175,7 @@ static emit_log_hook_type prev_emit_log = NULL;
 static Size
 live_size(void)
 {
-	return add_size(offsetof(LiveShared, buffer),
+	return add_size(MAXALIGN(sizeof(LiveShared)),
 					mul_size((Size) pb_capture_memory, 1024));
 }
 
@@ -160,8 +201,11 @@ live_shmem_startup(void)
 	live = ShmemInitStruct(PB_LIVE_TRANCHE, live_size(), &found);
 	if (!found)
 	{
-		memset(live, 0, offsetof(LiveShared, buffer));
+		memset(live, 0, sizeof(LiveShared));
 		pg_atomic_init_u32(&live->active, 0);
+		pg_atomic_init_u32(&live->counters.c.writers, 0);
+		pg_atomic_init_u64(&live->counters.c.reserved, 0);
+		pg_atomic_init_u64(&live->counters.c.dropped, 0);
 		live->lock = &(GetNamedLWLockTranche(PB_LIVE_TRANCHE))->lock;
 	}
 	LWLockRelease(AddinShmemInitLock);
@@ -189,6 +233,99 @@ live_wanted(void)
 		strcmp(live->application, application_name ? application_name : "") != 0)
 		return false;
 	return true;
+}
+
+/*
+ * Append n bytes to the statement being captured: inline, for every
+ * statement appends a few short pieces (appendBinaryStringInfo's call of
+ * enlargeStringInfo each time cost more than the copies).
+ */
+static inline void
+pending_put(const void *data, Size n)
+{
+	if (pending.rec.len + n >= pending.rec.maxlen)
+		enlargeStringInfo(&pending.rec, n);
+	memcpy(pending.rec.data + pending.rec.len, data, n);
+	pending.rec.len += n;
+}
+
+/* Append a string to the statement being captured, NUL-terminated. */
+static inline void
+pending_put_string(const char *s)
+{
+	pending_put(s, strlen(s) + 1);
+}
+
+/* The length and passing of built-in type type, looked up once. */
+static const TypeShape *
+type_shape(Oid type)
+{
+	TypeShape  *shape = &type_shapes[type % TYPE_SHAPES];
+
+	if (shape->type != type)
+	{
+		get_typlenbyval(type, &shape->typlen, &shape->typbyval);
+		shape->type = type;
+	}
+	return shape;
+}
+
+/*
+ * Add a bind's parameter to the statement being captured: of a built-in
+ * type, its bytes, its text made at stop (cheaper than the output
+ * function at every bind, and a built-in type is the same in the database
+ * the capture is stored from); of another type, or a value that is not
+ * plain in memory, its text.
+ */
+static void
+pending_add_param(const ParamExternData *prm)
+{
+	Oid			out;
+	bool		isvarlena;
+
+	pending_put(&prm->ptype, sizeof(Oid));
+	if (prm->isnull || !OidIsValid(prm->ptype))
+	{
+		pending_put("n", 1);
+		return;
+	}
+	if (prm->ptype < FirstNormalObjectId)
+	{
+		const TypeShape *shape = type_shape(prm->ptype);
+
+		if (shape->typbyval)
+		{
+			/* its typlen bytes, as a tuple stores it */
+			Datum		bytes;
+
+			store_att_byval(&bytes, prm->value, shape->typlen);
+			pending_put("b", 1);
+			pending_put(&bytes, shape->typlen);
+			return;
+		}
+		if (shape->typlen > 0)
+		{
+			pending_put("b", 1);
+			pending_put(DatumGetPointer(prm->value), shape->typlen);
+			return;
+		}
+		if ((shape->typlen == -1 &&
+			 !VARATT_IS_EXTERNAL(DatumGetPointer(prm->value)) &&
+			 !VARATT_IS_COMPRESSED(DatumGetPointer(prm->value))) ||
+			shape->typlen == -2)
+		{
+			const char *bytes = DatumGetPointer(prm->value);
+			uint32		len = shape->typlen == -1 ? VARSIZE_ANY(bytes) : strlen(bytes) + 1;
+
+			pending_put("b", 1);
+			pending_put(&len, sizeof(len));
+			pending_put(bytes, len);
+			return;
+		}
+	}
+	pending_put("v", 1);
+	getTypeOutputInfo(prm->ptype, &out, &isvarlena);
+	pending_put_string(OidOutputFunctionCall(out, prm->value));
 }
 
 /*
@@ -232,34 +369,19 @@ pending_begin(const void *owner, const char *source, int location, int len,
 	rec.duration = -1;
 	rec.nparams = params ? params->numParams : 0;
 	rec.extended = params != NULL && params->numParams > 0;
-	appendBinaryStringInfo(&pending.rec, (char *) &rec, sizeof(rec));
-	appendStringInfoString(&pending.rec, application_name ? application_name : "");
-	appendStringInfoChar(&pending.rec, '\0');
-	appendBinaryStringInfo(&pending.rec, text, n);
-	appendStringInfoChar(&pending.rec, '\0');
-	pending.params_at = pending.rec.len;
+	pending_put(&rec, sizeof(rec));
+	pending_put_string(application_name ? application_name : "");
+	pending_put(text, n);
+	pending_put("", 1);
 	for (int i = 0; i < rec.nparams; i++)
 	{
 		ParamExternData workspace;
 		ParamExternData *prm;
-		char		flag;
 
 		prm = params->paramFetch != NULL ?
 			params->paramFetch(params, i + 1, false, &workspace) :
 			&params->params[i];
-		appendBinaryStringInfo(&pending.rec, (char *) &prm->ptype, sizeof(Oid));
-		flag = prm->isnull || !OidIsValid(prm->ptype) ? 'n' : 'v';
-		appendStringInfoChar(&pending.rec, flag);
-		if (flag == 'v')
-		{
-			Oid			out;
-			bool		isvarlena;
-
-			getTypeOutputInfo(prm->ptype, &out, &isvarlena);
-			appendStringInfoString(&pending.rec,
-								   OidOutputFunctionCall(out, prm->value));
-			appendStringInfoChar(&pending.rec, '\0');
-		}
+		pending_add_param(prm);
 	}
 	pending.owner = owner;
 	pending.generation = live->generation;
@@ -276,62 +398,61 @@ pending_ran(void)
 }
 
 /*
+ * Add a record to the shared buffer, if the capture it was taken for goes
+ * on and the buffer has room for it; else count it dropped.  No lock: its
+ * room is reserved by one atomic fetch-add, and it is copied while this
+ * backend counts itself among the writers, whom polarbench_capture_stop
+ * waits for once it has made the capture inactive.
+ */
+static void
+live_add(const char *data, Size size)
+{
+	LiveCounters *counters = &live->counters;
+
+	/* a full barrier: the stop sees this writer or this sees it inactive */
+	pg_atomic_fetch_add_u32(&counters->c.writers, 1);
+	if (pg_atomic_read_u32(&live->active) != 0)
+	{
+		pg_read_barrier();
+		if (live->generation == pending.generation)
+		{
+			uint64		at = pg_atomic_fetch_add_u64(&counters->c.reserved, size);
+
+			if (at + size <= live->limit)
+				memcpy(LIVE_BUFFER(live) + at, data, size);
+			else
+			{
+				/* the first past the bound ends the records */
+				if (at + sizeof(uint32) <= live->limit)
+					*(uint32 *) (LIVE_BUFFER(live) + at) = 0;
+				pg_atomic_fetch_add_u64(&counters->c.dropped, 1);
+			}
+		}
+	}
+	pg_atomic_fetch_sub_u32(&counters->c.writers, 1);
+}
+
+/*
  * End capturing the statement: add it to the shared buffer, with the
- * error it failed with (message and SQLSTATE) if any, or count it dropped
- * if the buffer has no room for it.  Nothing here raises an error: it
- * runs in emit_log_hook too.
+ * error it failed with (message and SQLSTATE) if any.  Nothing here
+ * raises an error: it runs in emit_log_hook too.
  */
 static void
 pending_end(const char *error, int sqlerrcode)
 {
 	LiveRecord *rec;
 	Size		size;
-	char	   *params;
-	int			nparams_bytes;
 
 	pending.set = false;
-	/* the error goes between the text and the parameters */
-	nparams_bytes = pending.rec.len - pending.params_at;
-	params = pending.rec.data + pending.params_at;
-	if (error != NULL)
-	{
-		int			elen = strlen(error) + 1;
-
-		enlargeStringInfo(&pending.rec, elen);
-		params = pending.rec.data + pending.params_at;
-		memmove(params + elen, params, nparams_bytes);
-		memcpy(params, error, elen);
-		pending.rec.len += elen;
-	}
-	else
-	{
-		enlargeStringInfo(&pending.rec, 1);
-		params = pending.rec.data + pending.params_at;
-		memmove(params + 1, params, nparams_bytes);
-		params[0] = '\0';
-		pending.rec.len++;
-	}
+	pending_put_string(error ? error : "");
+	size = MAXALIGN(pending.rec.len);
+	pending_put("\0\0\0\0\0\0\0", size - pending.rec.len);
 	rec = (LiveRecord *) pending.rec.data;
 	rec->sqlerrcode = sqlerrcode;
 	if (sqlerrcode != 0 && rec->duration < 0)
 		pending_ran();
-	size = MAXALIGN(pending.rec.len);
 	rec->size = (uint32) size;
-
-	LWLockAcquire(live->lock, LW_EXCLUSIVE);
-	if (pg_atomic_read_u32(&live->active) != 0 &&
-		live->generation == pending.generation)
-	{
-		if (size > live->limit - live->used)
-			live->dropped++;
-		else
-		{
-			memcpy(live->buffer + live->used, pending.rec.data, pending.rec.len);
-			live->used += size;
-			live->kept++;
-		}
-	}
-	LWLockRelease(live->lock);
+	live_add(pending.rec.data, size);
 
 	/* a very long statement's memory is not kept for the next ones */
 	if (pending.rec.maxlen > PB_LIVE_KEEP_MEMORY)
@@ -559,9 +680,8 @@ pb_capture_live_start(Oid captured_by, const PbLiveFilters *filters)
 			NAMEDATALEN);
 	live->limit = filters->max_size > 0 && (uint64) filters->max_size < memory ?
 		(Size) filters->max_size : memory;
-	live->used = 0;
-	live->kept = 0;
-	live->dropped = 0;
+	pg_atomic_write_u64(&live->counters.c.reserved, 0);
+	pg_atomic_write_u64(&live->counters.c.dropped, 0);
 	pg_write_barrier();
 	pg_atomic_write_u32(&live->active, 1);
 	LWLockRelease(live->lock);
@@ -611,30 +731,47 @@ pb_capture_live_stop(void)
 				 errhint("Only its role, roles with its privileges and superusers stop a capture.")));
 	}
 	/*
-	 * No statement is added once it is inactive: the buffer is copied out
-	 * without the lock, which the sessions' last statements take to find it
-	 * so, and no capture starts until it is emptied
+	 * No statement is added once it is inactive and the writers that found
+	 * it active have copied theirs: the buffer is then copied out without
+	 * the lock, and no capture starts until it is emptied
 	 */
 	pg_atomic_write_u32(&live->active, 0);
+	pg_memory_barrier();
 	live->stopping = true;
 	result->captured_by = live->captured_by;
 	result->database = live->database;
 	result->role = live->role;
 	result->application = live->has_application ? pstrdup(live->application) : NULL;
 	result->limit = live->limit;
-	result->used = live->used;
-	result->kept = live->kept;
-	result->dropped = live->dropped;
 	LWLockRelease(live->lock);
 	PG_TRY();
 	{
-		result->buffer = MemoryContextAllocHuge(CurrentMemoryContext, Max(result->used, 1));
-		memcpy(result->buffer, live->buffer, result->used);
+		Size		end;
+		Size		off;
+
+		/* a writer copies one record, without anything that can wait */
+		while (pg_atomic_read_u32(&live->counters.c.writers) != 0)
+			pg_usleep(100L);
+		pg_memory_barrier();
+		end = Min(pg_atomic_read_u64(&live->counters.c.reserved), result->limit);
+		result->dropped = (int64) pg_atomic_read_u64(&live->counters.c.dropped);
+		result->buffer = MemoryContextAllocHuge(CurrentMemoryContext, Max(end, 1));
+		memcpy(result->buffer, LIVE_BUFFER(live), end);
+		/* the records that fit: up to the first past the bound */
+		for (off = 0; off + sizeof(uint32) <= end;)
+		{
+			uint32		size = ((LiveRecord *) (result->buffer + off))->size;
+
+			if (size == 0 || off + size > end)
+				break;
+			off += size;
+			result->kept++;
+		}
+		result->used = off;
 	}
 	PG_FINALLY();
 	{
 		LWLockAcquire(live->lock, LW_EXCLUSIVE);
-		live->used = 0;
 		live->stopping = false;
 		LWLockRelease(live->lock);
 	}
@@ -699,9 +836,65 @@ live_filters_json(const PbLiveCapture *capture)
 }
 
 /*
+ * The text of a parameter kept at *p, of type type, which *p is moved
+ * past; NULL for NULL.  Kept as bytes, it is written by its type's output
+ * function now.
+ */
+static char *
+live_param_text(Oid type, const char **p)
+{
+	char		kind = *(*p)++;
+	char	   *text = NULL;
+
+	if (kind == 'v')
+	{
+		text = (char *) *p;
+		*p += strlen(text) + 1;
+	}
+	else if (kind == 'b')
+	{
+		uint32		len;
+		int16		typlen;
+		bool		typbyval;
+		Oid			out;
+		bool		isvarlena;
+		Datum		value;
+
+		get_typlenbyval(type, &typlen, &typbyval);
+		if (typlen > 0)
+			len = typlen;
+		else
+		{
+			memcpy(&len, *p, sizeof(len));
+			*p += sizeof(len);
+		}
+		if (typbyval)
+		{
+			Datum		bytes;
+
+			memcpy(&bytes, *p, len);
+			value = fetch_att(&bytes, true, typlen);
+		}
+		else
+		{
+			/* aligned, as the output function reads it */
+			char	   *copy = palloc(len);
+
+			memcpy(copy, *p, len);
+			value = PointerGetDatum(copy);
+		}
+		*p += len;
+		getTypeOutputInfo(type, &out, &isvarlena);
+		text = OidOutputFunctionCall(out, value);
+	}
+	return text;
+}
+
+/*
  * Store a stopped capture into the capture tables of the extension's
  * schema, as the log's are stored (SPI connected, as the extension's
- * owner); its id, and its counts into counts.
+ * owner, in a GUC nest level of the caller's, which takes back the
+ * settings made here); its id, and its counts into counts.
  */
 int64
 pb_capture_live_store(const PbLiveCapture *capture, Oid schema,
@@ -714,6 +907,8 @@ pb_capture_live_store(const PbLiveCapture *capture, Oid schema,
 	int			cap = 64;
 	Size		off;
 	long		no = 0;
+	MemoryContext record_cxt;
+	MemoryContext old;
 
 	memset(counts, 0, sizeof(*counts));
 	if (capture->kept == 0)
@@ -730,6 +925,21 @@ pb_capture_live_store(const PbLiveCapture *capture, Oid schema,
 	by_backend = hash_create("polarbench capture sessions", 256, &ctl,
 							 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	sessions.by_no = palloc(sizeof(LiveSession *) * cap);
+	record_cxt = AllocSetContextCreate(CurrentMemoryContext, "polarbench capture record",
+									   ALLOCSET_DEFAULT_SIZES);
+
+	/*
+	 * The parameters kept as bytes are written in forms that read back the
+	 * same whatever the replaying session's settings
+	 */
+	(void) set_config_option("datestyle", "ISO, MDY", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("intervalstyle", "postgres", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("extra_float_digits", "1", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("bytea_output", "hex", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
 	for (off = 0; off < capture->used;)
 	{
 		const LiveRecord *rec = (const LiveRecord *) (capture->buffer + off);
@@ -775,16 +985,9 @@ pb_capture_live_store(const PbLiveCapture *capture, Oid schema,
 		p += strlen(p) + 1;
 		st.text = (char *) p;
 		p += strlen(p) + 1;
-		st.error = rec->sqlerrcode != 0 ? (char *) p : NULL;
-		p += strlen(p) + 1;
-		if (rec->sqlerrcode != 0)
-		{
-			strlcpy(st.sqlstate, unpack_sql_state(rec->sqlerrcode), sizeof(st.sqlstate));
-			ls->s.errors++;
-			counts->errors++;
-		}
 		st.name = rec->extended ? "" : NULL;
 		st.nparams = rec->nparams;
+		old = MemoryContextSwitchTo(record_cxt);
 		params = st.nparams > 0 ? palloc(sizeof(char *) * st.nparams) : NULL;
 		param_types = st.nparams > 0 ? palloc(sizeof(unsigned int) * st.nparams) : NULL;
 		for (int i = 0; i < st.nparams; i++)
@@ -794,13 +997,14 @@ pb_capture_live_store(const PbLiveCapture *capture, Oid schema,
 			memcpy(&type, p, sizeof(Oid));
 			param_types[i] = type;
 			p += sizeof(Oid);
-			if (*p++ == 'n')
-				params[i] = NULL;
-			else
-			{
-				params[i] = (char *) p;
-				p += strlen(p) + 1;
-			}
+			params[i] = live_param_text(type, &p);
+		}
+		st.error = rec->sqlerrcode != 0 ? (char *) p : NULL;
+		if (rec->sqlerrcode != 0)
+		{
+			strlcpy(st.sqlstate, unpack_sql_state(rec->sqlerrcode), sizeof(st.sqlstate));
+			ls->s.errors++;
+			counts->errors++;
 		}
 		st.params = params;
 		st.param_types = param_types;
@@ -811,13 +1015,11 @@ pb_capture_live_store(const PbLiveCapture *capture, Oid schema,
 		if (counts->statements == 0 || st.at > counts->last_at)
 			counts->last_at = st.at;
 		counts->statements++;
+		MemoryContextSwitchTo(old);
 		pb_capture_store_add(store, &st);
-		if (params)
-		{
-			pfree(params);
-			pfree(param_types);
-		}
+		MemoryContextReset(record_cxt);
 	}
+	MemoryContextDelete(record_cxt);
 	counts->lines = capture->kept;
 	counts->sessions = sessions.n;
 	counts->skipped[PB_SKIP_BOUND] = capture->dropped;

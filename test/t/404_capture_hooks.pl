@@ -137,6 +137,25 @@ is(query(qq{
 		UNION ALL (SELECT tid, bid, aid, delta FROM pgbench_history EXCEPT ALL SELECT * FROM inserted)) d)}),
 	'80 0', 'pgbench_history\'s rows are the values captured');
 
+# parameters of other types: kept as their bytes (built-in types, by value,
+# of fixed length by reference, varlena) or as their text (a type of the
+# database's), all written back as their types' output writes them
+query(q{CREATE TYPE mood AS ENUM ('sad', 'happy')});
+my $typed = PolarbenchLog::script(PostgreSQL::Test::Utils::tempdir(), 'typed.sql',
+	"SELECT :num::numeric, :word::text, :num::float8, :ts::timestamptz, :iv::interval, :nm::name, :mood::mood\n");
+query(q{SELECT polarbench_capture_start(application => 'pb_typed')});
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_typed', '-n', '-M', 'prepared', '-t', '2', '-f', $typed,
+	'-D', 'num=12.50', '-D', 'word=hello', '-D', 'ts=2024-05-01 12:00:00+00', '-D', 'iv=1 day 02:00',
+	'-D', 'nm=abc', '-D', 'mood=happy', 'postgres');
+is($rc, 0, 'parameters of several types') or diag($err);
+my ($typed_capture) = split /\|/, query(q{SELECT capture_id FROM polarbench_capture_stop()});
+is(query(qq{SELECT parameters[1] || ' ' || parameters[2] || ' ' || parameters[3] || ' '
+	  || (parameters[4]::timestamptz = '2024-05-01 12:00:00+00') || ' ' || parameters[5] || ' '
+	  || parameters[6] || ' ' || parameters[7] || ' ' || array_to_string(parameter_types, ',')
+	  FROM polarbench_capture_statements WHERE capture_id = $typed_capture AND statement LIKE 'SELECT \$1%' LIMIT 1}),
+	'12.50 hello 12.5 true 1 day 02:00:00 abc happy numeric,text,double precision,timestamp with time zone,interval,name,mood',
+	'each parameter\'s text, as its type writes it, with its type');
+
 # 2. the replay changes the tables as the captured workload did
 restore_tables('before');
 my $run = query(qq{SELECT run_id FROM polarbench_run('replay', clients => 2,
