@@ -153,6 +153,8 @@ typedef struct Pending
 {
 	bool		set;
 	const void *owner;			/* its QueryDesc or PlannedStmt */
+	bool		at_commit;		/* it has run; its commit decides how it
+								 * ended */
 	uint64		generation;
 	StringInfoData rec;			/* the record, its error to come */
 } Pending;
@@ -384,8 +386,24 @@ pending_begin(const void *owner, const char *source, int location, int len,
 		pending_add_param(prm);
 	}
 	pending.owner = owner;
+	pending.at_commit = false;
 	pending.generation = live->generation;
 	pending.set = true;
+}
+
+/*
+ * The captured statement has run, and its transaction commits right after
+ * it (a statement outside a transaction block, a COMMIT or PREPARE
+ * TRANSACTION that will commit or prepare): it ends with the commit, which
+ * may still fail (a deferred constraint, a serialization failure), and
+ * then emit_log_hook gives its error; as the server's log, it is one
+ * statement, its duration up to the commit.
+ */
+static void
+pending_end_at_commit(void)
+{
+	pending.owner = NULL;
+	pending.at_commit = true;
 }
 
 /* The statement being captured has run so far: its duration until now. */
@@ -527,11 +545,35 @@ static void
 live_executor_end(QueryDesc *queryDesc)
 {
 	if (pending.set && pending.owner == queryDesc)
-		pending_end(NULL, 0);
+	{
+		if (IsTransactionBlock())
+			pending_end(NULL, 0);
+		else
+			pending_end_at_commit();
+	}
 	if (prev_executor_end)
 		prev_executor_end(queryDesc);
 	else
 		standard_ExecutorEnd(queryDesc);
+}
+
+/*
+ * Whether the transaction commits (or is prepared) once the utility
+ * statement has run: outside a transaction block, or a COMMIT or PREPARE
+ * TRANSACTION that found one to end (one that found a failed block reports
+ * a ROLLBACK in qc; a successful one leaves qc to the caller).
+ */
+static bool
+live_commits_next(PlannedStmt *pstmt, QueryCompletion *qc)
+{
+	TransactionStmt *stmt = (TransactionStmt *) pstmt->utilityStmt;
+
+	if (!IsTransactionBlock())
+		return true;
+	if (!IsA(stmt, TransactionStmt))
+		return false;
+	return (stmt->kind == TRANS_STMT_COMMIT || stmt->kind == TRANS_STMT_PREPARE) &&
+		(qc == NULL || qc->commandTag != CMDTAG_ROLLBACK);
 }
 
 /*
@@ -570,7 +612,10 @@ live_process_utility(PlannedStmt *pstmt, const char *queryString,
 	if (pending.set && pending.owner == pstmt)
 	{
 		pending_ran();
-		pending_end(NULL, 0);
+		if (live_commits_next(pstmt, qc))
+			pending_end_at_commit();
+		else
+			pending_end(NULL, 0);
 	}
 }
 
@@ -592,12 +637,21 @@ live_emit_log(ErrorData *edata)
 		prev_emit_log(edata);
 }
 
-/* A transaction's abort ends the statement that failed in it, kept or not. */
+/*
+ * A transaction's abort ends the statement that failed in it, kept or not;
+ * its commit, the statement that waited for it (pending_end_at_commit).
+ */
 static void
 live_xact_callback(XactEvent event, void *arg)
 {
 	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
 		pending.set = false;
+	else if ((event == XACT_EVENT_COMMIT || event == XACT_EVENT_PREPARE) &&
+			 pending.set && pending.at_commit)
+	{
+		pending_ran();
+		pending_end(NULL, 0);
+	}
 }
 
 /*

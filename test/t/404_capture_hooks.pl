@@ -178,6 +178,28 @@ like($errout, qr/NOTICE:  statements past the capture's bound left out: $over/, 
 is(query(q{SELECT skipped_by->>'over_bound' FROM polarbench_captures ORDER BY capture_id DESC LIMIT 1}),
 	$over, 'and recorded');
 
+# a commit that fails on a deferred constraint, in a block and of a
+# statement outside one: each statement kept once, the commit's error its own
+query(q{CREATE TABLE deferred_k (k int UNIQUE DEFERRABLE INITIALLY DEFERRED);
+		INSERT INTO deferred_k VALUES (1)});
+query(q{SELECT polarbench_capture_start(application => 'pb_commit')});
+{
+	local $ENV{PGAPPNAME} = 'pb_commit';
+	$node->psql('postgres', q{BEGIN; INSERT INTO deferred_k VALUES (1); COMMIT;});
+	$node->psql('postgres', q{INSERT INTO deferred_k VALUES (1)});
+	$node->psql('postgres', q{INSERT INTO deferred_k VALUES (2)});
+}
+my ($commits) = split /\|/, query(q{SELECT capture_id FROM polarbench_capture_stop()});
+is(query(qq{SELECT string_agg(statement || ' ' || coalesce(sqlstate, 'ok'), ' / '
+								ORDER BY session_no, statement_no)
+			  FROM polarbench_capture_statements WHERE capture_id = $commits}),
+	'BEGIN ok / INSERT INTO deferred_k VALUES (1) ok / COMMIT 23505 / '
+	  . 'INSERT INTO deferred_k VALUES (1) 23505 / INSERT INTO deferred_k VALUES (2) ok',
+	'a commit that fails: the COMMIT and the statement outside a block kept once, with the error');
+is(query(qq{SELECT count(*) FROM polarbench_capture_statements
+			 WHERE capture_id = $commits AND duration >= 0}),
+	'5', '... each with its duration');
+
 # 4. stop ends it
 refused(q{SELECT * FROM polarbench_capture_stop()}, qr/55000: no capture through hooks is going on/,
 	'stopped, there is none to stop');
