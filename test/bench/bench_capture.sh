@@ -11,7 +11,8 @@
 # as pgbench does without -n), for a run made later on tables that grew
 # is slower: the median tps of each, their ratio (the target: at least
 # 0.95), and what the captures kept and dropped (the capture's memory is
-# made large enough to keep everything).
+# made large enough to keep everything), and the median of the pairs'
+# ratios, which the machine's drift over the script moves less.
 #
 # Then, as tps on a shared machine moves by more than the cost to measure,
 # the instructions a capture adds to a transaction, which do not move: one
@@ -77,21 +78,27 @@ for protocol in simple prepared; do
 	with=""
 	kept=0
 	dropped=0
+	ratios=""
 	for i in $(seq "$runs"); do
-		[ $((i % 2)) = 0 ] || without="$without $(tps $protocol)"
+		[ $((i % 2)) = 0 ] || t0=$(tps $protocol)
 		sql "SELECT polarbench_capture_start(application => 'bench')" >/dev/null
-		with="$with $(tps $protocol)"
+		t1=$(tps $protocol)
 		read -r id n skipped <<<"$(sql "SELECT capture_id, statements, skipped FROM polarbench_capture_stop()" | tr '|' ' ')"
 		sql "SELECT polarbench_capture_drop($id)" >/dev/null
 		kept=$((kept + n))
 		dropped=$((dropped + skipped))
-		[ $((i % 2)) = 1 ] || without="$without $(tps $protocol)"
+		[ $((i % 2)) = 1 ] || t0=$(tps $protocol)
+		without="$without $t0"
+		with="$with $t1"
+		ratios="$ratios $(pb_ratio "$t1" "$t0" 3)"
 	done
 	m0=$(echo "$without" | pb_median)
 	m1=$(echo "$with" | pb_median)
 	echo "-M $protocol: without a capture: median tps $m0 (runs:$without)"
 	echo "-M $protocol: with a capture:    median tps $m1 (runs:$with)"
-	echo "-M $protocol: ratio $(pb_ratio "$m1" "$m0" 3); statements kept $kept, dropped $dropped"
+	echo "-M $protocol: ratio of the medians $(pb_ratio "$m1" "$m0" 3); statements kept $kept, dropped $dropped"
+	# each pair ran side by side: its ratio is less moved by the machine's drift
+	echo "-M $protocol: median of the pairs' ratios $(echo "$ratios" | pb_median) (pairs:$ratios)"
 done
 
 [ "${BENCH_NO_CALLGRIND:-0}" = 1 ] && exit 0
