@@ -903,11 +903,12 @@ struct PbLiveCapture
  * result, one after the other, and count them: chunk by chunk from the
  * buffer's start, each backend's in the order it reserved them, so in the
  * order its records were added.  A chunk a backend left part filled (it
- * stopped writing, or exited) holds its used bytes.  The sessions are not
- * in the order of time: the store numbers them as it meets them, its lines
- * (the records' numbers) follow this order, and a replay orders the
- * sessions by their first statement's time (first_at), each session's
- * statements by their number in it.
+ * stopped writing, or exited) holds its used bytes.  The sessions come in
+ * the order they added their first record (reserved their first chunk),
+ * as the store numbers them; their records are not interleaved by time,
+ * one chunk's after another's, and so the store's lines (the records'
+ * numbers); a replay orders the sessions by their first statement's time
+ * (first_at), each session's statements by their number in it.
  */
 static void
 live_copy_chunks(PbLiveCapture *result)
