@@ -22,12 +22,26 @@
  * runs it unchanged.
  *
  * What a captured statement costs is kept low (test/bench/bench_capture.sh,
- * README): no lock is taken to add it; its room in the buffer is reserved
- * with one atomic fetch-add, the counters every statement writes on a cache
- * line of their own, away from the filters every statement reads, so that
- * sessions never wait for each other.  A parameter of a built-in type (the
- * same type in every database) is kept as its bytes, its text made at stop
- * by its type's output function rather than at every bind.
+ * README): no lock is taken to add it, nor an atomic operation on a shared
+ * counter.  Each backend reserves a chunk of the buffer (PB_LIVE_CHUNK,
+ * fewer bytes as the buffer fills, a record's size for a larger record)
+ * with one atomic fetch-add, and appends its records there, the chunk's
+ * used bytes in its header: no other backend writes to its pages, so it
+ * alone takes their page faults, and no cache line is written by two
+ * backends.  While it adds a record it sets a flag of its own, on a cache
+ * line of its own, which polarbench_capture_stop waits for (live_add says
+ * why that is enough).  The stop reads the buffer chunk by chunk, so each
+ * backend's records in the order it added them; a backend that exited
+ * left its chunk's header right.  max_size bounds the bytes of the buffer
+ * taken: the records, an 8-byte header per chunk, and the tails of the
+ * chunks the backends hold and have not filled; as a chunk takes at most a
+ * 32nd of the room left, those tails shrink with it, and a statement is
+ * dropped once the room left unreserved is less than it takes.  The
+ * counters the backends write when they reserve or drop are on a cache
+ * line of their own, away from the filters every statement reads.  A
+ * parameter of a built-in type (the same type in every database) is kept
+ * as its bytes, its text made at stop by its type's output function rather
+ * than at every bind.
  *
  * Top-level means what a client sent: no statement of a function, a
  * trigger, a DO block or a procedure (the executor's and ProcessUtility's
@@ -74,30 +88,66 @@
 /* the memory a backend keeps for the statement it captures, at most */
 #define PB_LIVE_KEEP_MEMORY	(64 * 1024)
 
+/*
+ * The bytes of the buffer a backend reserves at a time, at most: its
+ * records are appended there without an atomic operation, and no other
+ * backend writes to its pages and cache lines.  32 kB holds some 250 of
+ * tpcb-like's records (130 bytes each with -M prepared), so that the
+ * fetch-add that reserves it is paid once per 35 transactions, and 8
+ * pages, whose page faults only this backend takes; larger, a chunk would
+ * leave more of the buffer unused in the sessions that have stopped
+ * writing when the buffer fills (a chunk per session, were they many).
+ */
+#define PB_LIVE_CHUNK		(32 * 1024)
+
+/*
+ * A chunk takes at most this share of the room not yet reserved: as the
+ * buffer fills, chunks shrink down to a record, so that the tails the
+ * backends have reserved and not filled stay a small part of the bound.
+ */
+#define PB_LIVE_CHUNK_SHARE	32
+
+/* the buffer begins on a page, so that a chunk's pages are its own */
+#define PB_LIVE_PAGE		4096
+
 int			pb_capture_memory = 16 * 1024;
 
 /*
- * What every captured statement writes: the room it reserves in the
- * buffer and the statements past the bound.  On a cache line of their own,
- * so that the writes of one backend do not take the line of the filters,
- * which every statement reads, from the others' caches.
+ * What the backends write, past their chunks: the room they reserve and
+ * the statements past the bound.  On a cache line of their own, so that
+ * those writes do not take the line of the filters, which every statement
+ * reads, from the others' caches.
  */
 typedef union LiveCounters
 {
 	struct
 	{
-		pg_atomic_uint32 writers;	/* backends copying a record now */
 		pg_atomic_uint64 reserved;	/* bytes handed out, past limit too */
-		pg_atomic_uint64 dropped;	/* records that found the limit reached */
+		pg_atomic_uint64 dropped;	/* records that found no room */
 	}			c;
 	char		pad[PG_CACHE_LINE_SIZE];
 } LiveCounters;
+
+/*
+ * A backend's flag, set while it adds a record (a chunk's reservation
+ * included), on a cache line of its own: polarbench_capture_stop waits for
+ * the flags it finds set (live_add says why this is enough).
+ */
+typedef union LiveWriter
+{
+	struct
+	{
+		volatile uint32 copying;
+	}			w;
+	char		pad[PG_CACHE_LINE_SIZE];
+} LiveWriter;
 
 /* the capture, in shared memory */
 typedef struct LiveShared
 {
 	LiveCounters counters;
 	pg_atomic_uint32 active;	/* nonzero while a capture goes on */
+	int			nwriters;		/* a LiveWriter per backend id */
 	LWLock	   *lock;			/* protects the fields below */
 	bool		stopping;		/* the buffer is being copied out */
 	uint64		generation;		/* counts the captures started */
@@ -106,11 +156,11 @@ typedef struct LiveShared
 	Oid			role;
 	bool		has_application;
 	char		application[NAMEDATALEN];
-	Size		limit;			/* bytes of records kept at most */
+	Size		limit;			/* bytes of the buffer taken at most */
 } LiveShared;
 
-/* where the buffer begins, after the state, aligned */
-#define LIVE_BUFFER(live)	((char *) (live) + MAXALIGN(sizeof(LiveShared)))
+/* the bytes of the buffer the chunks take at most: limit, aligned */
+#define LIVE_ROOM(limit)	TYPEALIGN_DOWN(MAXIMUM_ALIGNOF, (limit))
 
 /*
  * A statement in the buffer: this header, then the application and the
@@ -118,9 +168,8 @@ typedef struct LiveShared
  * byte: 'n' for NULL; 'v' then its text NUL-terminated; 'b' (a built-in
  * type) then its bytes (its typlen bytes, as a tuple stores them, for a
  * type of fixed length; else their count, uint32, first); then the
- * error, NUL-terminated (empty if none).  size
- * is MAXALIGNed, so that records follow each other aligned; a size of 0
- * ends the records (written by the first that found the bound passed).
+ * error, NUL-terminated (empty if none).  size is MAXALIGNed, so that
+ * records follow each other aligned.
  */
 typedef struct LiveRecord
 {
@@ -135,6 +184,21 @@ typedef struct LiveRecord
 	int			nparams;
 	bool		extended;		/* bound with parameters */
 } LiveRecord;
+
+/*
+ * The start of a chunk of the buffer, which one backend reserved and fills
+ * with its records, one after the other from its header on: its bytes
+ * (this header included) and those of its records.  Chunks follow each
+ * other from the buffer's start: the reader goes from one to the next by
+ * its size, and reads used bytes of records in each.
+ */
+typedef struct LiveChunk
+{
+	uint32		size;
+	uint32		used;
+} LiveChunk;
+
+#define LIVE_CHUNK_HEADER	MAXALIGN(sizeof(LiveChunk))
 
 /* the length and passing of a built-in type, as a parameter's bytes */
 typedef struct TypeShape
@@ -160,7 +224,20 @@ typedef struct Pending
 } Pending;
 
 static LiveShared *live = NULL;
+static LiveWriter *live_writers;	/* after the state */
+static char *live_buffer;		/* after the writers, on a page */
 static Pending pending;
+
+/* the chunk of the buffer this backend appends its records to */
+typedef struct OwnChunk
+{
+	uint64		generation;		/* the capture it is of; 0: none */
+	LiveChunk  *chunk;
+	char	   *next;			/* where the next record goes */
+	char	   *end;
+} OwnChunk;
+
+static OwnChunk own_chunk;
 static int	exec_nesting = 0;
 static int	utility_nesting = 0;
 
@@ -173,12 +250,19 @@ static ExecutorEnd_hook_type prev_executor_end = NULL;
 static ProcessUtility_hook_type prev_process_utility = NULL;
 static emit_log_hook_type prev_emit_log = NULL;
 
-/* The shared memory the capture takes: its state and its buffer. */
+/*
+ * The shared memory the capture takes: its state, a writer's flag per
+ * backend id (MaxBackends is known from shmem_request_hook on), its buffer
+ * on a page.
+ */
 static Size
 live_size(void)
 {
-	return add_size(MAXALIGN(sizeof(LiveShared)),
-					mul_size((Size) pb_capture_memory, 1024));
+	Size		size = CACHELINEALIGN(sizeof(LiveShared));
+
+	size = add_size(size, mul_size(MaxBackends, sizeof(LiveWriter)));
+	size = add_size(size, PB_LIVE_PAGE);
+	return add_size(size, mul_size((Size) pb_capture_memory, 1024));
 }
 
 /* Preloaded: reserve the shared memory and the lock. */
@@ -201,13 +285,16 @@ live_shmem_startup(void)
 		prev_shmem_startup();
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
 	live = ShmemInitStruct(PB_LIVE_TRANCHE, live_size(), &found);
+	live_writers = (LiveWriter *) ((char *) live + CACHELINEALIGN(sizeof(LiveShared)));
+	live_buffer = (char *) TYPEALIGN(PB_LIVE_PAGE, live_writers + MaxBackends);
 	if (!found)
 	{
 		memset(live, 0, sizeof(LiveShared));
 		pg_atomic_init_u32(&live->active, 0);
-		pg_atomic_init_u32(&live->counters.c.writers, 0);
 		pg_atomic_init_u64(&live->counters.c.reserved, 0);
 		pg_atomic_init_u64(&live->counters.c.dropped, 0);
+		live->nwriters = MaxBackends;
+		memset(live_writers, 0, mul_size(MaxBackends, sizeof(LiveWriter)));
 		live->lock = &(GetNamedLWLockTranche(PB_LIVE_TRANCHE))->lock;
 	}
 	LWLockRelease(AddinShmemInitLock);
@@ -416,38 +503,95 @@ pending_ran(void)
 }
 
 /*
+ * Reserve a chunk of the buffer for this backend's records, the next of
+ * which takes record_size bytes: PB_LIVE_CHUNK, or less as the room not
+ * yet reserved shrinks, or the record's size if larger.  The chunk is
+ * marked (its header) at once, so that the reader finds it and the next.
+ * Without room left, own_chunk is left as it was (a smaller record may fit
+ * in it yet); a chunk cut short by the bound becomes own_chunk even if the
+ * record does not fit in it.  Called by live_add, its flag set.
+ */
+static void
+live_reserve_chunk(Size record_size)
+{
+	Size		room = LIVE_ROOM(live->limit);
+	Size		need = LIVE_CHUNK_HEADER + record_size;
+	uint64		reserved = pg_atomic_read_u64(&live->counters.c.reserved);
+	uint64		at;
+	Size		size;
+	LiveChunk  *chunk;
+
+	/* full: not even the fetch-add, whose line every backend would take */
+	if (reserved >= room || room - reserved < need)
+		return;
+	size = Min(PB_LIVE_CHUNK, (room - reserved) / PB_LIVE_CHUNK_SHARE);
+	size = CACHELINEALIGN(Max(size, need));
+	at = pg_atomic_fetch_add_u64(&live->counters.c.reserved, size);
+	if (at >= room)
+		return;					/* the others took the rest meanwhile */
+	if (at + size > room)
+		size = room - at;
+	chunk = (LiveChunk *) (live_buffer + at);
+	chunk->size = (uint32) size;
+	chunk->used = 0;
+	own_chunk.generation = live->generation;
+	own_chunk.chunk = chunk;
+	own_chunk.next = (char *) chunk + LIVE_CHUNK_HEADER;
+	own_chunk.end = (char *) chunk + size;
+}
+
+/*
  * Add a record to the shared buffer, if the capture it was taken for goes
- * on and the buffer has room for it; else count it dropped.  No lock: its
- * room is reserved by one atomic fetch-add, and it is copied while this
- * backend counts itself among the writers, whom polarbench_capture_stop
- * waits for once it has made the capture inactive.
+ * on and the buffer has room for it; else count it dropped.  No lock, and
+ * no atomic operation but when a chunk is reserved: the record goes into
+ * this backend's chunk, after its previous one, the chunk's used bytes
+ * counted in its header.  Nothing here raises an error or waits.
+ *
+ * Why the stop finds every record, and no writer writes once it has
+ * stopped (so that a capture started next cannot be overwritten): this
+ * backend sets its flag, then (a full barrier between) reads whether the
+ * capture is active; the stop makes it inactive, then (a full barrier
+ * between) reads every flag and waits while one is set.  With a full
+ * barrier on each side, one of the two sees the other's store: either
+ * this backend sees the capture inactive and writes nothing, or the stop
+ * sees the flag set and waits until it is cleared, after the record, the
+ * chunk's header and its used bytes (a write barrier before the clear, and
+ * a barrier in the stop after its wait, order them).  The full barrier is
+ * on a cache line only this backend writes: unlike an atomic on a shared
+ * counter, it takes no line from another core.
  */
 static void
 live_add(const char *data, Size size)
 {
-	LiveCounters *counters = &live->counters;
+	LiveWriter *me;
 
-	/* a full barrier: the stop sees this writer or this sees it inactive */
-	pg_atomic_fetch_add_u32(&counters->c.writers, 1);
+	/* a client backend's id is at most MaxBackends */
+	if (MyBackendId < 1 || MyBackendId > live->nwriters)
+		return;
+	me = &live_writers[MyBackendId - 1];
+	me->w.copying = 1;
+	pg_memory_barrier();
 	if (pg_atomic_read_u32(&live->active) != 0)
 	{
 		pg_read_barrier();
 		if (live->generation == pending.generation)
 		{
-			uint64		at = pg_atomic_fetch_add_u64(&counters->c.reserved, size);
-
-			if (at + size <= live->limit)
-				memcpy(LIVE_BUFFER(live) + at, data, size);
-			else
+			if (own_chunk.generation != pending.generation ||
+				(Size) (own_chunk.end - own_chunk.next) < size)
+				live_reserve_chunk(size);
+			if (own_chunk.generation == pending.generation &&
+				(Size) (own_chunk.end - own_chunk.next) >= size)
 			{
-				/* the first past the bound ends the records */
-				if (at + sizeof(uint32) <= live->limit)
-					*(uint32 *) (LIVE_BUFFER(live) + at) = 0;
-				pg_atomic_fetch_add_u64(&counters->c.dropped, 1);
+				memcpy(own_chunk.next, data, size);
+				own_chunk.next += size;
+				own_chunk.chunk->used += (uint32) size;
 			}
+			else
+				pg_atomic_fetch_add_u64(&live->counters.c.dropped, 1);
 		}
 	}
-	pg_atomic_fetch_sub_u32(&counters->c.writers, 1);
+	pg_write_barrier();
+	me->w.copying = 0;
 }
 
 /*
@@ -755,6 +899,50 @@ struct PbLiveCapture
 };
 
 /*
+ * Copy the records of every chunk of the stopped capture's buffer into
+ * result, one after the other, and count them: chunk by chunk from the
+ * buffer's start, each backend's in the order it reserved them, so in the
+ * order its records were added.  A chunk a backend left part filled (it
+ * stopped writing, or exited) holds its used bytes.  The sessions come in
+ * the order they added their first record (reserved their first chunk),
+ * as the store numbers them; their records are not interleaved by time,
+ * one chunk's after another's, and so the store's lines (the records'
+ * numbers); a replay orders the sessions by their first statement's time
+ * (first_at), each session's statements by their number in it.
+ */
+static void
+live_copy_chunks(PbLiveCapture *result)
+{
+	Size		end = Min(pg_atomic_read_u64(&live->counters.c.reserved),
+						  LIVE_ROOM(result->limit));
+	Size		off;
+
+	result->dropped = (int64) pg_atomic_read_u64(&live->counters.c.dropped);
+	result->buffer = MemoryContextAllocHuge(CurrentMemoryContext, Max(end, 1));
+	result->used = 0;
+	for (off = 0; off + LIVE_CHUNK_HEADER <= end;)
+	{
+		const LiveChunk *chunk = (const LiveChunk *) (live_buffer + off);
+		const char *records = (const char *) chunk + LIVE_CHUNK_HEADER;
+		Size		r;
+
+		/* every reserved chunk was marked before its writer's flag cleared */
+		if (chunk->size < LIVE_CHUNK_HEADER || off + chunk->size > end ||
+			chunk->used > chunk->size - LIVE_CHUNK_HEADER)
+			elog(ERROR, "chunk at %zu of the capture's buffer is corrupt", off);
+		for (r = 0; r < chunk->used; r += ((const LiveRecord *) (records + r))->size)
+		{
+			if (((const LiveRecord *) (records + r))->size == 0)
+				elog(ERROR, "record at %zu of the capture's buffer is corrupt", off + r);
+			result->kept++;
+		}
+		memcpy(result->buffer + result->used, records, chunk->used);
+		result->used += chunk->used;
+		off += chunk->size;
+	}
+}
+
+/*
  * Stop the capture going on, which the caller must have the privileges of
  * its role to do; its records, copied into the caller's memory.
  */
@@ -800,28 +988,12 @@ pb_capture_live_stop(void)
 	LWLockRelease(live->lock);
 	PG_TRY();
 	{
-		Size		end;
-		Size		off;
-
-		/* a writer copies one record, without anything that can wait */
-		while (pg_atomic_read_u32(&live->counters.c.writers) != 0)
-			pg_usleep(100L);
+		/* a writer adds one record, without anything that can wait */
+		for (int i = 0; i < live->nwriters; i++)
+			while (live_writers[i].w.copying != 0)
+				pg_usleep(100L);
 		pg_memory_barrier();
-		end = Min(pg_atomic_read_u64(&live->counters.c.reserved), result->limit);
-		result->dropped = (int64) pg_atomic_read_u64(&live->counters.c.dropped);
-		result->buffer = MemoryContextAllocHuge(CurrentMemoryContext, Max(end, 1));
-		memcpy(result->buffer, LIVE_BUFFER(live), end);
-		/* the records that fit: up to the first past the bound */
-		for (off = 0; off + sizeof(uint32) <= end;)
-		{
-			uint32		size = ((LiveRecord *) (result->buffer + off))->size;
-
-			if (size == 0 || off + size > end)
-				break;
-			off += size;
-			result->kept++;
-		}
-		result->used = off;
+		live_copy_chunks(result);
 	}
 	PG_FINALLY();
 	{

@@ -178,6 +178,54 @@ like($errout, qr/NOTICE:  statements past the capture's bound left out: $over/, 
 is(query(q{SELECT skipped_by->>'over_bound' FROM polarbench_captures ORDER BY capture_id DESC LIMIT 1}),
 	$over, 'and recorded');
 
+# several backends at once past the bound, each record in its backend's
+# chunk of the buffer: four pgbench clients, each transaction a statement
+# with a small parameter, one with a parameter and one with a text larger
+# than a chunk (32 kB), each numbered by its client (k); under a bound of
+# 1 MB most are dropped.  Every statement kept is as its client sent it,
+# each session's in the order it sent them, and kept + dropped = sent.
+my $clients = 4;
+my $transactions = 40;
+my $big_param = '0123456789' x 4000;
+my $big_text = '9876543210' x 4000;
+my $chunked = PolarbenchLog::script(PostgreSQL::Test::Utils::tempdir(), 'chunked.sql', qq{\\set k :k + 1
+SELECT :client_id AS c, :k AS k, 1 AS part, :small AS pad;
+SELECT :client_id AS c, :k AS k, 2 AS part, :big AS pad;
+SELECT :client_id AS c, :k AS k, 3 AS part, '$big_text' AS pad;
+});
+query(q{SELECT polarbench_capture_start(application => 'pb_chunks', max_size => 1000000)});
+($rc, $err) = PolarbenchLog::pgbench($node, 'pb_chunks', '-n', '-M', 'prepared', '-c', $clients, '-j', $clients,
+	'-t', $transactions, '-f', $chunked, '-D', 'k=0', '-D', 'small=small', '-D', "big=$big_param", 'postgres');
+is($rc, 0, 'concurrent clients with statements larger than a chunk') or diag($err);
+my ($chunks, $chunks_kept, $chunks_dropped) = split /\|/,
+  query(q{SELECT capture_id, statements, skipped FROM polarbench_capture_stop()});
+ok($chunks_kept > 0 && $chunks_dropped > 0, "kept $chunks_kept, dropped $chunks_dropped past the bound");
+is($chunks_kept + $chunks_dropped, $clients * $transactions * 3, 'kept + dropped = the statements sent');
+is(query(qq{SELECT count(*) FILTER (WHERE
+		  CASE parameters[3]
+		  WHEN 'small' THEN statement = 'SELECT \$1 AS c, \$2 AS k, 1 AS part, \$3 AS pad'
+		  WHEN '$big_param' THEN statement = 'SELECT \$1 AS c, \$2 AS k, 2 AS part, \$3 AS pad'
+		  ELSE statement = 'SELECT \$1 AS c, \$2 AS k, 3 AS part, ''$big_text'' AS pad'
+			   AND cardinality(parameters) = 2 END
+		  AND parameters[1]::int BETWEEN 0 AND $clients - 1
+		  AND parameters[2]::int BETWEEN 1 AND $transactions) || ' ' || count(*)
+		  FROM polarbench_capture_statements WHERE capture_id = $chunks}),
+	"$chunks_kept $chunks_kept", 'every statement kept is intact, as its client sent it');
+is(query(qq{SELECT count(*) FILTER (WHERE length(statement) > 32768 OR length(parameters[3]) > 32768) > 0
+		  FROM polarbench_capture_statements WHERE capture_id = $chunks}),
+	't', 'statements larger than a chunk are among those kept');
+is(query(qq{SELECT count(*) FROM (
+		SELECT parameters[1] AS c, parameters[2]::int AS k, substring(statement FROM ', (\\d) AS part')::int AS part,
+			   lag(parameters[1]) OVER w AS prev_c, lag(parameters[2]::int) OVER w AS prev_k,
+			   lag(substring(statement FROM ', (\\d) AS part')::int) OVER w AS prev_part
+		  FROM polarbench_capture_statements WHERE capture_id = $chunks
+		WINDOW w AS (PARTITION BY session_no ORDER BY statement_no)) s
+	  WHERE prev_c IS NOT NULL AND (c <> prev_c OR (k, part) <= (prev_k, prev_part))}),
+	'0', 'each session\'s statements of one client, in the order it sent them');
+is(query(qq{SELECT count(DISTINCT parameters[1]) = count(DISTINCT session_no)
+		  FROM polarbench_capture_statements WHERE capture_id = $chunks}),
+	't', 'a session per client');
+
 # a commit that fails on a deferred constraint, in a block and of a
 # statement outside one: each statement kept once, the commit's error its own
 query(q{CREATE TABLE deferred_k (k int UNIQUE DEFERRABLE INITIALLY DEFERRED);
