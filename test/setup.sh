@@ -10,6 +10,13 @@
 #                         postgres user, listening on 127.0.0.1:PORT only,
 #                         with PostgreSQL's defaults but for the settings
 #                         given
+#   pb_start_callgrind_server DIR PORT TOGGLES [setting=value ...]
+#                         the same, its postmaster run under valgrind
+#                         --tool=callgrind collecting only inside the
+#                         functions TOGGLES names (space separated), each
+#                         process's profile in DIR/out/cg.PID, written as the
+#                         process exits; returns once it answers, or fails
+#                         after PB_CALLGRIND_START_TIMEOUT seconds (600)
 #   pb_stop_server DIR    stop it
 #   pb_median             the median of the numbers on stdin (blank or
 #                         newline separated)
@@ -60,7 +67,8 @@ pb_build_install() {
 	pb_as_root make -s PG_CONFIG="$PB_PGBIN/pg_config" install
 }
 
-pb_start_server() {
+# The cluster of pb_start_server and pb_start_callgrind_server, not started
+pb_init_server() {
 	local dir=$1 port=$2
 	shift 2
 	pb_as_root mkdir -p "$dir"
@@ -72,7 +80,32 @@ pb_start_server() {
 		echo "unix_socket_directories = '$dir'"
 		for setting in "$@"; do echo "$setting"; done
 	} | pb_as_postgres tee -a "$dir/data/postgresql.conf" >/dev/null
-	pb_as_postgres "$PB_PGBIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start >/dev/null
+}
+
+pb_start_server() {
+	pb_init_server "$@"
+	pb_as_postgres "$PB_PGBIN/pg_ctl" -D "$1/data" -l "$1/server.log" -w start >/dev/null
+}
+
+pb_start_callgrind_server() {
+	local dir=$1 port=$2 toggles=$3 fn toggle_args="" deadline
+	shift 3
+	pb_init_server "$dir" "$port" "$@"
+	pb_as_postgres mkdir "$dir/out"
+	for fn in $toggles; do toggle_args="$toggle_args --toggle-collect=$fn"; done
+	pb_as_postgres bash -c "cd '$dir' && exec valgrind --tool=callgrind $toggle_args \
+		--callgrind-out-file='$dir/out/cg.%p' '$PB_PGBIN/postgres' -D '$dir/data'" \
+		>"$dir/valgrind.log" 2>&1 &
+	# a postmaster under callgrind takes seconds to start, tens on a busy machine
+	deadline=$((SECONDS + ${PB_CALLGRIND_START_TIMEOUT:-600}))
+	until pb_as_postgres "$PB_PGBIN/pg_isready" -q -h "$dir" -p "$port"; do
+		if [ $SECONDS -ge $deadline ]; then
+			echo "the server under callgrind in $dir did not start within ${PB_CALLGRIND_START_TIMEOUT:-600} s:" >&2
+			tail -5 "$dir/valgrind.log" >&2
+			return 1
+		fi
+		sleep 1
+	done
 }
 
 pb_stop_server() {

@@ -20,19 +20,8 @@ use PolarbenchLog;
 my $tmp = PostgreSQL::Test::Utils::tempdir;
 my $node = PostgreSQL::Test::Cluster->new('replay');
 $node->init(extra => [ '--encoding=UTF8', '--locale=C' ]);
-$node->append_conf('postgresql.conf', q{
-logging_collector = on
-log_destination = 'csvlog'
-log_directory = 'log'
-log_filename = 'replay.log'
-log_statement = 'all'
-log_min_duration_statement = 0
-log_connections = on
-log_disconnections = on
-log_parameter_max_length_on_error = -1
-lc_messages = 'C'
-max_worker_processes = 16
-});
+$node->append_conf('postgresql.conf', PolarbenchLog::csvlog_conf('replay',
+	'log_min_duration_statement = 0', 'log_parameter_max_length_on_error = -1'));
 $node->start;
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION polarbench;
@@ -129,8 +118,7 @@ $node->poll_query_until('postgres', q{
 my $end = query('SELECT clock_timestamp()');
 save_tables('after');
 query("INSERT INTO marks VALUES ('replay-marker')");
-$node->poll_query_until('postgres', q{SELECT pg_read_file('log/replay.csv') LIKE '%replay-marker%'})
-  or die 'the marker did not reach the log';
+PolarbenchLog::wait_for_marker($node, 'log/replay.csv', 'replay-marker');
 isnt(differences('before'), '0', 'the workload changed the tables');
 
 # the workload's time range: the psql sessions' polls for its end (which
@@ -244,8 +232,7 @@ refused(qq{SET ROLE carol; SELECT * FROM polarbench_run('replay', clients => 1, 
 		extra_params => [ '-U', 'alice' ]);
 }
 query(q{SELECT 'roles-marker'});
-$node->poll_query_until('postgres', q{SELECT pg_read_file('log/replay.csv') LIKE '%roles-marker%'})
-  or die 'the marker did not reach the log';
+PolarbenchLog::wait_for_marker($node, 'log/replay.csv', 'roles-marker');
 my ($by_alice) = split /\|/, query(q{
 	SELECT capture_id FROM polarbench_capture_log('log/replay.csv', application => 'pb_r_alice')});
 query('TRUNCATE marks');

@@ -11,17 +11,7 @@ use PolarbenchLog;
 
 my $primary = PostgreSQL::Test::Cluster->new('primary');
 $primary->init(allows_streaming => 1, extra => [ '--encoding=UTF8', '--locale=C' ]);
-$primary->append_conf('postgresql.conf', q{
-logging_collector = on
-log_destination = 'csvlog'
-log_directory = 'log'
-log_filename = 'standby.log'
-log_statement = 'all'
-log_connections = on
-log_disconnections = on
-lc_messages = 'C'
-max_worker_processes = 16
-});
+$primary->append_conf('postgresql.conf', PolarbenchLog::csvlog_conf('standby'));
 $primary->start;
 $primary->safe_psql('postgres', 'CREATE EXTENSION polarbench');
 
@@ -35,8 +25,7 @@ $primary->poll_query_until('postgres', q{
 	SELECT count(*) = 0 FROM pg_stat_activity WHERE application_name LIKE 'pb\_%'})
   or die 'the sessions did not end';
 $primary->safe_psql('postgres', q{SELECT 'standby-marker'});
-$primary->poll_query_until('postgres', q{SELECT pg_read_file('log/standby.csv') LIKE '%standby-marker%'})
-  or die 'the marker did not reach the log';
+PolarbenchLog::wait_for_marker($primary, 'log/standby.csv', 'standby-marker');
 my ($reads, $read_statements) = split /\|/, $primary->safe_psql('postgres', q{
 	SELECT capture_id, statements FROM polarbench_capture_log('log/standby.csv', application => 'pb_reads')});
 my ($writes) = split /\|/, $primary->safe_psql('postgres', q{

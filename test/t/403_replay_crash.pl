@@ -18,19 +18,7 @@ use PolarbenchLog;
 my $tmp = PostgreSQL::Test::Utils::tempdir;
 my $node = PostgreSQL::Test::Cluster->new('replay_crash');
 $node->init(extra => [ '--encoding=UTF8', '--locale=C' ]);
-$node->append_conf('postgresql.conf', q{
-logging_collector = on
-log_destination = 'csvlog'
-log_directory = 'log'
-log_filename = 'crash.log'
-log_rotation_size = 0
-log_statement = 'all'
-log_connections = on
-log_disconnections = on
-lc_messages = 'C'
-max_worker_processes = 16
-restart_after_crash = on
-});
+$node->append_conf('postgresql.conf', PolarbenchLog::csvlog_conf('crash', 'log_rotation_size = 0', 'restart_after_crash = on'));
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION polarbench');
 
@@ -61,8 +49,7 @@ my $mark = query('SELECT clock_timestamp()');
 ($rc, $err) = PolarbenchLog::pgbench($node, 'pb_w', '-n', '-c', '2', '-t', '20', 'postgres');
 is($rc, 0, 'the logged workload') or diag($err);
 query(q{SELECT 'crash-marker'});
-$node->poll_query_until('postgres', q{SELECT pg_read_file('log/crash.csv') LIKE '%crash-marker%'})
-  or die 'the marker did not reach the log';
+PolarbenchLog::wait_for_marker($node, 'log/crash.csv', 'crash-marker');
 my ($capture, $statements) = split /\|/, query(q{
 	SELECT capture_id, statements FROM polarbench_capture_log('log/crash.csv', application => 'pb_w')});
 my $figures = qq{SELECT sessions || ' ' || statements || ' ' || errors

@@ -21,19 +21,8 @@ use PolarbenchLog;
 
 my $node = PostgreSQL::Test::Cluster->new('replay_planted');
 $node->init(extra => [ '--encoding=UTF8', '--locale=C' ]);
-$node->append_conf('postgresql.conf', q{
-logging_collector = on
-log_destination = 'csvlog'
-log_directory = 'log'
-log_filename = 'planted.log'
-log_rotation_size = 0
-log_statement = 'all'
-log_min_duration_statement = 0
-log_connections = on
-log_disconnections = on
-lc_messages = 'C'
-max_worker_processes = 16
-});
+$node->append_conf('postgresql.conf',
+	PolarbenchLog::csvlog_conf('planted', 'log_rotation_size = 0', 'log_min_duration_statement = 0'));
 $node->start;
 
 sub query { return $node->safe_psql('postgres', $_[0]); }

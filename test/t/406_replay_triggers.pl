@@ -15,20 +15,11 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use PolarbenchLog;
 
 my $node = PostgreSQL::Test::Cluster->new('replay_triggers');
 $node->init(extra => [ '--encoding=UTF8', '--locale=C' ]);
-$node->append_conf('postgresql.conf', q{
-logging_collector = on
-log_destination = 'csvlog'
-log_directory = 'log'
-log_filename = 'replay.log'
-log_statement = 'all'
-log_connections = on
-log_disconnections = on
-lc_messages = 'C'
-max_worker_processes = 16
-});
+$node->append_conf('postgresql.conf', PolarbenchLog::csvlog_conf('replay'));
 $node->start;
 
 sub query { return $node->safe_psql('postgres', $_[0]); }
@@ -89,8 +80,7 @@ like($after, qr/^orders\|\(1,10\),\(2,25\),\(3,30\)$/m,
 like($after, qr/^keys\|\(1\),\(3\)$/m, 'the deferred constraint failed at the commit');
 my $end = query('SELECT clock_timestamp()');
 query("INSERT INTO marks VALUES ('replay-marker')");
-$node->poll_query_until('postgres', q{SELECT pg_read_file('log/replay.csv') LIKE '%replay-marker%'})
-  or die 'the marker did not reach the log';
+PolarbenchLog::wait_for_marker($node, 'log/replay.csv', 'replay-marker');
 
 my ($capture, $statements, $errors) = split /\|/, query(qq{
 	SELECT capture_id, statements, errors FROM polarbench_capture_log('log/replay.csv',
