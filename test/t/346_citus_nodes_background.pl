@@ -105,6 +105,24 @@ foreach my $i (0 .. 2)
 	like($stderr, qr/ERROR:  run $held was canceled/, 'polarbench_wait says the run was canceled');
 }
 no_worker_left('after polarbench_cancel');
+
+# the conductor terminated while every node's clients wait: it stops every
+# node's part on its way out, and the sum it recorded running shows failed
+my $orphan = value(q{SELECT polarbench_start(script => 'SELECT pg_catalog.pg_advisory_xact_lock(4243);',
+											 clients => 1, transactions => 1, nodes => 'all')});
+ok($_->poll_query_until('postgres', "SELECT ($blocked) = 1"), 'the clients wait again on ' . $_->name)
+  foreach @nodes;
+is(value(q{SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+			WHERE backend_type = 'polarbench conductor'}), '1', 'the conductor is terminated');
+no_worker_left('after the conductor was terminated');
+is(value(qq{SELECT status FROM polarbench_runs WHERE run_id = $orphan}), 'failed',
+	'the summed run of a terminated conductor shows failed');
+foreach my $i (0 .. 2)
+{
+	my $part = value(qq{SELECT figures -> 'nodes' -> $i ->> 'run_id' FROM polarbench_runs WHERE run_id = $orphan});
+	is($nodes[$i]->safe_psql('postgres', qq{SELECT status FROM polarbench_runs WHERE run_id = $part}),
+		'canceled', 'its part ended, canceled, on ' . $nodes[$i]->name);
+}
 $_->quit foreach @holders;
 
 # ---- a sweep whose steps run across the cluster -----------------------------
