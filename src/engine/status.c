@@ -30,7 +30,8 @@
 
 /*
  * pb_recorder_running
- *		Whether process pid is a polarbench recorder that started no later
+ *		Whether process pid is a polarbench recorder (or a conductor, which
+ *		records the run it conducts across a cluster) that started no later
  *		than since (so not another process that got the same pid later).
  */
 bool
@@ -48,7 +49,9 @@ pb_recorder_running(int pid, TimestampTz since)
 		if (local->backendStatus.st_proc_start_timestamp > since)
 			return false;
 		type = GetBackgroundWorkerTypeByPid(pid);
-		return type != NULL && strcmp(type, PB_RECORDER_WORKER_TYPE) == 0;
+		/* a background run across a Citus cluster is recorded by its conductor */
+		return type != NULL && (strcmp(type, PB_RECORDER_WORKER_TYPE) == 0 ||
+								strcmp(type, PB_CONDUCTOR_WORKER_TYPE) == 0);
 	}
 	return false;
 }

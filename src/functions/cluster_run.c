@@ -45,6 +45,12 @@
  *	   Each node's part stays a run of the caller on that node, with its
  *	   statements, progress and wait events.
  *
+ * polarbench_start() and polarbench_sweep() conduct the same run through
+ * pb_cluster_conduct(): a sweep's step is recorded with its place in the
+ * sweep, and a background run's conductor (cluster_start.c) records the
+ * summed run as running once every node has released its clients, asks
+ * for its cancel while it goes on, and has its end recorded in that row.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -64,6 +70,7 @@
 #include "miscadmin.h"
 #include "storage/latch.h"
 #include "utils/builtins.h"
+#include "utils/catcache.h"
 #include "utils/datum.h"
 #include "utils/float.h"
 #include "utils/guc.h"
@@ -363,6 +370,32 @@ pb_cluster_read(PbClusterNode *node)
 }
 
 /*
+ * pb_cluster_side_query
+ *		Run one query on node over a connection of its own, beside the one
+ *		its part runs on; the first row's value, or NULL.  *answered says
+ *		whether the node could be reached.
+ */
+static char *
+pb_cluster_side_query(PbClusterNode *node, const char *sql, bool *answered)
+{
+	char	   *error = NULL;
+	char	   *value = NULL;
+	PGconn	   *side = pb_cluster_connect(node, &error);
+	PGresult   *res;
+
+	*answered = side != NULL;
+	if (side == NULL)
+		return NULL;
+	res = PQexec(side, sql);
+	if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) > 0 &&
+		!PQgetisnull(res, 0, 0))
+		value = pstrdup(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	PQfinish(side);
+	return value;
+}
+
+/*
  * pb_cluster_stop
  *		Stop node's part: by polarbench_cancel() of its run over a
  *		connection of its own once it is released (so that it ends as a run
@@ -373,6 +406,7 @@ static void
 pb_cluster_stop(PbClusterNode *node, bool cancel_request)
 {
 	char		errbuf[256];
+	bool		answered;
 
 	/* a node whose own error is in (its command not over yet) is no stop */
 	if (node->stopped || node->done || node->error != NULL)
@@ -380,19 +414,12 @@ pb_cluster_stop(PbClusterNode *node, bool cancel_request)
 	node->stopped = true;
 	if (!cancel_request && node->part_id != 0)
 	{
-		char	   *error = NULL;
-		PGconn	   *side = pb_cluster_connect(node, &error);
-
-		if (side != NULL)
-		{
-			PGresult   *res = PQexec(side,
-									 psprintf("SELECT %s.polarbench_cancel(" INT64_FORMAT ")",
-											  node->nsp, node->part_id));
-
-			PQclear(res);
-			PQfinish(side);
+		(void) pb_cluster_side_query(node,
+									 psprintf("SELECT %s.polarbench_cancel(" INT64_FORMAT "::pg_catalog.int8)",
+											  node->nsp, node->part_id),
+									 &answered);
+		if (answered)
 			return;
-		}
 	}
 	{
 		PGcancel   *cancel = PQgetCancel(node->conn);
@@ -406,15 +433,18 @@ pb_cluster_stop(PbClusterNode *node, bool cancel_request)
 }
 
 /*
- * pb_cluster_wait
- *		Wait until every node is done with its command.  With end_together,
- *		a node that fails stops the others.  The caller's cancel (or
- *		statement_timeout, or termination) sends a cancel request to every
- *		node, waits for them to answer (their runs stop their workers first),
- *		and only then raises its error.
+ * pb_cluster_wait_for
+ *		Wait until every node is done with its command, or with
+ *		until_released, until every node still at it has released its
+ *		clients or one has failed.  With end_together, a node that fails
+ *		stops the others, and so does a cancel that params asks for.  The
+ *		caller's cancel (or statement_timeout, or termination) sends a
+ *		cancel request to every node, waits for them to answer (their runs
+ *		stop their workers first), and only then raises its error.
  */
 static void
-pb_cluster_wait(PbClusterNode *nodes, int nnodes, bool end_together, bool release_xmin)
+pb_cluster_wait_for(PbClusterNode *nodes, int nnodes, bool end_together, bool release_xmin,
+					bool until_released, PbClusterParams *params)
 {
 	WaitEvent  *events = palloc(sizeof(WaitEvent) * (nnodes + 1));
 	TimestampTz stop_deadline = 0;
@@ -423,6 +453,7 @@ pb_cluster_wait(PbClusterNode *nodes, int nnodes, bool end_together, bool releas
 	{
 		WaitEventSet *set;
 		int			nbusy = 0;
+		int			nwaiting = 0;
 		bool		failed = false;
 
 		for (int i = 0; i < nnodes; i++)
@@ -430,11 +461,16 @@ pb_cluster_wait(PbClusterNode *nodes, int nnodes, bool end_together, bool releas
 			if (nodes[i].busy)
 				pb_cluster_read(&nodes[i]);
 			nbusy += nodes[i].busy ? 1 : 0;
+			nwaiting += nodes[i].busy && nodes[i].part_id == 0 ? 1 : 0;
 			failed |= nodes[i].error != NULL;
 		}
-		if (nbusy == 0)
+		if (nbusy == 0 || (until_released && (nwaiting == 0 || failed)))
 			break;
-		if (failed && end_together)
+		/* a background run canceled with polarbench_cancel() */
+		if (params != NULL && params->cancel_requested != NULL && !params->canceled &&
+			params->cancel_requested(params->arg))
+			params->canceled = true;
+		if ((failed && end_together) || (params != NULL && params->canceled))
 			for (int i = 0; i < nnodes; i++)
 				pb_cluster_stop(&nodes[i], false);
 
@@ -474,6 +510,44 @@ pb_cluster_wait(PbClusterNode *nodes, int nnodes, bool end_together, bool releas
 }
 
 /*
+ * pb_cluster_wait
+ *		pb_cluster_wait_for() every node's end of its command.
+ */
+static void
+pb_cluster_wait(PbClusterNode *nodes, int nnodes, bool end_together, bool release_xmin)
+{
+	pb_cluster_wait_for(nodes, nnodes, end_together, release_xmin, false, NULL);
+}
+
+/*
+ * pb_run_function
+ *		polarbench_run() of this version of the extension, whose arguments
+ *		fcinfo holds (polarbench_start()'s and a sweep's step's are the
+ *		same).
+ */
+static Oid
+pb_run_function(void)
+{
+	Oid			schema;
+	Oid			found = InvalidOid;
+	CatCList   *procs;
+
+	(void) pb_extension_owner(&schema);
+	procs = SearchSysCacheList1(PROCNAMEARGSNSP, CStringGetDatum("polarbench_run"));
+	for (int i = 0; i < procs->n_members; i++)
+	{
+		Form_pg_proc proc = (Form_pg_proc) GETSTRUCT(&procs->members[i]->tuple);
+
+		if (proc->pronamespace == schema && proc->pronargs == PB_RUN_NARGS)
+			found = proc->oid;
+	}
+	ReleaseSysCacheList(procs);
+	if (!OidIsValid(found))
+		elog(ERROR, "polarbench_run() of %d arguments not found", PB_RUN_NARGS);
+	return found;
+}
+
+/*
  * pb_cluster_call
  *		The call of polarbench_run() each node makes: the caller's own
  *		arguments but nodes, each as a literal of its type, by name.
@@ -481,7 +555,8 @@ pb_cluster_wait(PbClusterNode *nodes, int nnodes, bool end_together, bool releas
 static char *
 pb_cluster_call(FunctionCallInfo fcinfo)
 {
-	HeapTuple	proc = SearchSysCache1(PROCOID, ObjectIdGetDatum(fcinfo->flinfo->fn_oid));
+	Oid			run_function = pb_run_function();
+	HeapTuple	proc = SearchSysCache1(PROCOID, ObjectIdGetDatum(run_function));
 	Oid		   *types;
 	char	  **names;
 	char	   *modes;
@@ -490,7 +565,7 @@ pb_cluster_call(FunctionCallInfo fcinfo)
 	bool		first = true;
 
 	if (!HeapTupleIsValid(proc))
-		elog(ERROR, "cache lookup failed for function %u", fcinfo->flinfo->fn_oid);
+		elog(ERROR, "cache lookup failed for function %u", run_function);
 	nargs = get_func_arg_info(proc, &types, &names, &modes);
 	ReleaseSysCache(proc);
 
@@ -551,7 +626,7 @@ pb_command_part(PbClusterNode *node, void *arg)
 static const char *
 pb_command_document(PbClusterNode *node, void *arg)
 {
-	return psprintf("SELECT %s.polarbench_run_document(" INT64_FORMAT ")",
+	return psprintf("SELECT %s.polarbench_run_document(" INT64_FORMAT "::pg_catalog.int8)",
 					node->nsp, node->part_id);
 }
 
@@ -850,16 +925,14 @@ pb_cluster_merge(PbClusterNode *nodes, int nnodes, const char *status,
 }
 
 /*
- * pb_cluster_result
- *		The caller's result row: the recorded run's figures, in
- *		polarbench_result.
+ * pb_cluster_run_row
+ *		The recorded run's row of polarbench_run_data, read as the
+ *		extension's owner (who alone reads it), copied into the caller's
+ *		memory with its descriptor (*desc).
  */
-static Datum
-pb_cluster_result(FunctionCallInfo fcinfo, int64 run_id)
+static HeapTuple
+pb_cluster_run_row(int64 run_id, TupleDesc *desc)
 {
-	TupleDesc	tupdesc;
-	Datum	   *values;
-	bool	   *nulls;
 	Oid			schema;
 	Oid			owner = pb_extension_owner(&schema);
 	Oid			save_user;
@@ -868,13 +941,8 @@ pb_cluster_result(FunctionCallInfo fcinfo, int64 run_id)
 	Oid			types[1] = {INT8OID};
 	Datum		args[1] = {Int64GetDatum(run_id)};
 	MemoryContext caller_cxt = CurrentMemoryContext;
-	HeapTuple	result;
-
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be polarbench_result");
-	tupdesc = BlessTupleDesc(tupdesc);
-	values = palloc0(sizeof(Datum) * tupdesc->natts);
-	nulls = palloc(sizeof(bool) * tupdesc->natts);
+	MemoryContext spi_cxt;
+	HeapTuple	row;
 
 	SPI_connect();
 	nest = pb_as_owner_begin(owner, &save_user, &save_sec);
@@ -883,65 +951,172 @@ pb_cluster_result(FunctionCallInfo fcinfo, int64 run_id)
 							  1, types, args, NULL, false, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "could not read run " INT64_FORMAT, run_id);
-	for (int i = 0; i < tupdesc->natts; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-		int			fnum = SPI_fnumber(SPI_tuptable->tupdesc, NameStr(att->attname));
-		Datum		value;
-
-		nulls[i] = true;
-		if (att->attisdropped || fnum <= 0 ||
-			SPI_gettypeid(SPI_tuptable->tupdesc, fnum) != att->atttypid)
-			continue;
-		value = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, fnum, &nulls[i]);
-		if (!nulls[i])
-		{
-			MemoryContext spi_cxt = MemoryContextSwitchTo(caller_cxt);
-
-			values[i] = datumCopy(value, att->attbyval, att->attlen);
-			MemoryContextSwitchTo(spi_cxt);
-		}
-	}
+	spi_cxt = MemoryContextSwitchTo(caller_cxt);
+	row = heap_copytuple(SPI_tuptable->vals[0]);
+	*desc = CreateTupleDescCopy(SPI_tuptable->tupdesc);
+	MemoryContextSwitchTo(spi_cxt);
 	pb_as_owner_end(nest, save_user, save_sec);
 	SPI_finish();
-	result = heap_form_tuple(tupdesc, values, nulls);
-	return HeapTupleGetDatum(result);
+	return row;
 }
 
 /*
- * pb_cluster_run
- *		polarbench_run(..., nodes => 'all'): see the file's header.
+ * pb_cluster_result
+ *		The caller's result row: the recorded run's figures, in
+ *		polarbench_result.
  */
-Datum
-pb_cluster_run(FunctionCallInfo fcinfo)
+static Datum
+pb_cluster_result(FunctionCallInfo fcinfo, int64 run_id)
+{
+	TupleDesc	tupdesc;
+	TupleDesc	rowdesc;
+	HeapTuple	row = pb_cluster_run_row(run_id, &rowdesc);
+	Datum	   *values;
+	bool	   *nulls;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be polarbench_result");
+	tupdesc = BlessTupleDesc(tupdesc);
+	values = palloc0(sizeof(Datum) * tupdesc->natts);
+	nulls = palloc(sizeof(bool) * tupdesc->natts);
+	for (int i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		int			fnum = SPI_fnumber(rowdesc, NameStr(att->attname));
+
+		nulls[i] = true;
+		if (att->attisdropped || fnum <= 0 ||
+			SPI_gettypeid(rowdesc, fnum) != att->atttypid)
+			continue;
+		values[i] = heap_getattr(row, fnum, rowdesc, &nulls[i]);
+	}
+	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
+}
+
+/*
+ * pb_cluster_summary
+ *		The recorded summed run's figures, as a run's summary: what a
+ *		sweep's row shows of a step across the cluster.
+ */
+void
+pb_cluster_summary(int64 run_id, PbRunSummary *summary)
+{
+	TupleDesc	rowdesc;
+	HeapTuple	row = pb_cluster_run_row(run_id, &rowdesc);
+
+	memset(summary, 0, sizeof(PbRunSummary));
+#define PB_FIG_READ(name, type, nulls, counter, run, progress, live, program) \
+	if (run) \
+	{ \
+		int			fnum = SPI_fnumber(rowdesc, #name); \
+		bool		isnull = true; \
+		Datum		d = fnum > 0 ? heap_getattr(row, fnum, rowdesc, &isnull) : (Datum) 0; \
+		\
+		if (!isnull && SPI_gettypeid(rowdesc, fnum) == INT8OID) \
+			summary->name = (PB_FIG_CTYPE_##type) DatumGetInt64(d); \
+		else if (!isnull && SPI_gettypeid(rowdesc, fnum) == FLOAT8OID) \
+			summary->name = (PB_FIG_CTYPE_##type) DatumGetFloat8(d); \
+	}
+	PB_RUN_FIGURES(PB_FIG_READ)
+#undef PB_FIG_READ
+}
+
+/*
+ * pb_cluster_released
+ *		Every node has released its clients: hand the summed run as it
+ *		starts (the nodes' parts' documents merged, as they are recorded
+ *		there now, each read over a connection of its own) to a background
+ *		run's conductor, which records it; its id is the summed run's.
+ */
+static void
+pb_cluster_released(PbClusterNode *nodes, int nnodes, PbClusterParams *params)
+{
+	bool		answered;
+
+	for (int i = 0; i < nnodes; i++)
+		if (nodes[i].part_id != 0)
+			nodes[i].document = pb_cluster_side_query(&nodes[i],
+													  pb_command_document(&nodes[i], NULL),
+													  &answered);
+	params->run_id = params->on_released(pb_cluster_merge(nodes, nnodes, "running", NULL, NULL),
+										 params->arg);
+	for (int i = 0; i < nnodes; i++)
+		nodes[i].document = NULL;
+}
+
+/*
+ * pb_cluster_check_nodes
+ *		Connect to every node, and have each check the run of cmd's call,
+ *		starting nothing: any refusal is the caller's error.
+ */
+static void
+pb_cluster_check_nodes(PbClusterNode *nodes, int nnodes, PbClusterCommand *cmd)
+{
+	pb_cluster_connect_all(nodes, nnodes);
+	cmd->start = "check";
+	pb_cluster_send(nodes, nnodes, pb_command_part, cmd);
+	pb_cluster_wait(nodes, nnodes, false, false);
+	pb_cluster_refuse(nodes, nnodes, "refused the run");
+}
+
+/*
+ * pb_cluster_check
+ *		A run of fcinfo's arguments across the cluster checked on every
+ *		node, starting nothing (a sweep's check of its steps): refused as
+ *		polarbench_run(..., nodes => 'all') would be.
+ */
+void
+pb_cluster_check(FunctionCallInfo fcinfo)
 {
 	PbClusterNode *nodes;
 	int			nnodes;
 	PbClusterCommand cmd = {0};
-	bool		release_xmin = pb_can_release_snapshot(fcinfo);
-	PbClusterNode *cause = NULL;
-	int64		run_id;
-	Jsonb	   *merged;
-	bool		any_document = false;
+
+	nodes = pb_cluster_nodes(&nnodes);
+	cmd.call = pb_cluster_call(fcinfo);
+	PG_TRY();
+	{
+		pb_cluster_check_nodes(nodes, nnodes, &cmd);
+	}
+	PG_FINALLY();
+	{
+		pb_cluster_disconnect(nodes, nnodes);
+	}
+	PG_END_TRY();
+}
+
+/*
+ * pb_cluster_conduct
+ *		Run polarbench_run()'s arguments in fcinfo across the cluster, as
+ *		params says (see PbClusterParams), and merge the nodes' parts into
+ *		the summed run (params->merged), for pb_cluster_record();
+ *		params->status says how it ended.  A refusal before the start is an
+ *		error; a node's failure after it is the summed run's.
+ */
+void
+pb_cluster_conduct(FunctionCallInfo fcinfo, PbClusterParams *params)
+{
+	PbClusterNode *nodes;
+	int			nnodes;
+	PbClusterCommand cmd = {0};
+	PbClusterNode *volatile cause = NULL;
+	bool		any_document;
 	char	  **errors;
 
-	pb_check_caller("polarbench_run", false);
+	pb_check_caller("polarbench_run", params->background);
 	if (RecoveryInProgress())
 		ereport(ERROR,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
 				 errmsg("nodes => 'all' cannot run on a hot standby")));
 	nodes = pb_cluster_nodes(&nnodes);
 	cmd.call = pb_cluster_call(fcinfo);
+	params->run_id = 0;
+	params->canceled = false;
 
 	PG_TRY();
 	{
-		pb_cluster_connect_all(nodes, nnodes);
-
 		/* every node checks the run: a refusal starts nothing anywhere */
-		cmd.start = "check";
-		pb_cluster_send(nodes, nnodes, pb_command_part, &cmd);
-		pb_cluster_wait(nodes, nnodes, false, false);
-		pb_cluster_refuse(nodes, nnodes, "refused the run");
+		pb_cluster_check_nodes(nodes, nnodes, &cmd);
 
 		/* one instant for every node's clients */
 		for (int i = 0; i < nnodes; i++)
@@ -953,13 +1128,25 @@ pb_cluster_run(FunctionCallInfo fcinfo)
 														TimestampTzGetDatum(TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
 																										PB_CLUSTER_START_MARGIN_MS))));
 		pb_cluster_send(nodes, nnodes, pb_command_part, &cmd);
-		pb_cluster_wait(nodes, nnodes, true, release_xmin);
+
+		/* a background run is recorded, and its caller told, once released */
+		if (params->on_released != NULL)
+		{
+			bool		failed = false;
+
+			pb_cluster_wait_for(nodes, nnodes, true, params->release_xmin, true, params);
+			for (int i = 0; i < nnodes; i++)
+				failed |= nodes[i].error != NULL;
+			if (!failed)
+				pb_cluster_released(nodes, nnodes, params);
+		}
+		pb_cluster_wait_for(nodes, nnodes, true, params->release_xmin, false, params);
 
 		/* what went wrong first: a node's failure, not the stops it caused */
 		for (int i = 0; i < nnodes && cause == NULL; i++)
 			if (nodes[i].error != NULL && !nodes[i].stopped)
 				cause = &nodes[i];
-		for (int i = 0; i < nnodes && cause == NULL; i++)
+		for (int i = 0; i < nnodes && cause == NULL && !params->canceled; i++)
 			if (nodes[i].error != NULL)
 				cause = &nodes[i];
 
@@ -993,26 +1180,68 @@ pb_cluster_run(FunctionCallInfo fcinfo)
 	}
 	PG_END_TRY();
 
+	any_document = false;
 	for (int i = 0; i < nnodes; i++)
 		any_document |= nodes[i].document != NULL;
 	if (!any_document)
 	{
-		Assert(cause != NULL);
-		pb_cluster_refuse(cause, 1, "failed, and no node's part could be recorded");
+		/* (a background run's row, recorded running, shows it failed) */
+		if (cause != NULL)
+			pb_cluster_refuse(cause, 1, "failed, and no node's part could be recorded");
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("the run across the cluster was canceled before any node's part was recorded")));
 	}
-	merged = pb_cluster_merge(nodes, nnodes, cause == NULL ? "finished" : "failed",
-							  cause == NULL ? NULL : cause->sqlstate,
-							  cause == NULL ? NULL : psprintf("node %s: %s", cause->label, cause->error));
-	run_id = pb_record_document(merged, "all");
+	params->status = cause != NULL ? "failed" : params->canceled ? "canceled" : "finished";
+	params->failed_node = cause != NULL ? cause->label : NULL;
+	params->failure = cause != NULL ? cause->error : NULL;
+	params->merged = pb_cluster_merge(nodes, nnodes, params->status,
+									  cause != NULL ? cause->sqlstate : params->canceled ? "57014" : NULL,
+									  cause != NULL ? psprintf("node %s: %s", cause->label, cause->error) :
+									  params->canceled ? psprintf("canceled with polarbench_cancel(" INT64_FORMAT ")",
+																  params->run_id) : NULL);
+}
+
+/*
+ * pb_cluster_record
+ *		Record the summed run pb_cluster_conduct() merged, at its place (in
+ *		the row recorded as running, or a new one; in its sweep), and
+ *		return its id.
+ */
+int64
+pb_cluster_record(PbClusterParams *params)
+{
+	PbRecordPlace place = {0};
+
+	place.replace_id = params->run_id;
+	place.sweep_id = params->sweep_id;
+	place.sweep_run = params->sweep_run;
+	place.sweep_set = params->sweep_set;
+	place.sweep_repeat = params->sweep_repeat;
+	params->run_id = pb_record_document_at(params->merged, "all", &place);
 
 	/*
 	 * Recorded in the caller's transaction, the failure cannot be an error
 	 * (it would take the record away): a warning says it.
 	 */
-	if (cause != NULL)
+	if (params->failed_node != NULL)
 		ereport(WARNING,
-				(errmsg("run " INT64_FORMAT " failed on node %s: %s", run_id, cause->label,
-						cause->error),
+				(errmsg("run " INT64_FORMAT " failed on node %s: %s", params->run_id,
+						params->failed_node, params->failure),
 				 errdetail("The run ended on every node and is recorded as failed, with the figures of the nodes' parts.")));
-	return pb_cluster_result(fcinfo, run_id);
+	return params->run_id;
+}
+
+/*
+ * pb_cluster_run
+ *		polarbench_run(..., nodes => 'all'): see the file's header.
+ */
+Datum
+pb_cluster_run(FunctionCallInfo fcinfo)
+{
+	PbClusterParams params = {0};
+
+	params.release_xmin = pb_can_release_snapshot(fcinfo);
+	pb_cluster_conduct(fcinfo, &params);
+	return pb_cluster_result(fcinfo, pb_cluster_record(&params));
 }

@@ -89,6 +89,22 @@ polarbench_run_document(PG_FUNCTION_ARGS)
 int64
 pb_record_document(Jsonb *doc, const char *node)
 {
+	PbRecordPlace place = {0};
+
+	return pb_record_document_at(doc, node, &place);
+}
+
+/*
+ * pb_record_document_at
+ *		pb_record_document() at the place given: in the row of run
+ *		place->replace_id (its rows of before gone with it) or a new one,
+ *		with the place's sweep, recorder and segment.  A running document
+ *		(polarbench's own, of a run across a cluster that goes on) is not
+ *		checked: only an ended run has every figure a run records.
+ */
+int64
+pb_record_document_at(Jsonb *doc, const char *node, const PbRecordPlace *place)
+{
 	Oid			schema;
 	Oid			owner;
 	const char *nsp;
@@ -97,35 +113,75 @@ pb_record_document(Jsonb *doc, const char *node)
 	int			nest;
 	int64		run_id;
 	bool		isnull;
-	Oid			types[4] = {JSONBOID, TEXTOID, OIDOID, TEXTOID};
-	Datum		values[4];
-	char		nulls[4] = {' ', node == NULL ? 'n' : ' ', ' ', ' '};
+	Oid			types[10] = {JSONBOID, TEXTOID, OIDOID, INT8OID, INT4OID, INT8OID,
+	INT8OID, INT4OID, INT4OID, INT4OID};
+	Datum		values[10];
+	char		nulls[10] = {' ', node == NULL ? 'n' : ' ', ' ', ' ',
+		place->recorder_pid == 0 ? 'n' : ' ', place->segment == 0 ? 'n' : ' ',
+		place->sweep_id == 0 ? 'n' : ' ', place->sweep_id == 0 ? 'n' : ' ',
+	place->sweep_id == 0 ? 'n' : ' ', place->sweep_id == 0 ? 'n' : ' '};
 
 	owner = pb_extension_owner(&schema);
 	nsp = quote_identifier(get_namespace_name(schema));
-	values[0] = JsonbPGetDatum(doc);
-	values[1] = node == NULL ? (Datum) 0 : CStringGetTextDatum(node);
+	/* the caller's, before acting as the owner */
 	values[2] = ObjectIdGetDatum(GetUserId());
-	values[3] = CStringGetTextDatum(quote_qualified_identifier(get_namespace_name(schema),
-															   "polarbench_run_data_run_id_seq"));
 
 	SPI_connect();
 	nest = pb_as_owner_begin(owner, &save_user, &save_sec);
-	pb_record_check(doc, nsp);
-	/* the run: a new id of this server's, the caller's, no live worker */
+	if (!place->running)
+		pb_record_check(doc, nsp);
+	if (place->replace_id != 0)
+	{
+		Oid			idtype[1] = {INT8OID};
+		Datum		id[1] = {Int64GetDatum(place->replace_id)};
+
+		/* its statements, progress and histogram of before go with it */
+		run_id = place->replace_id;
+		if (SPI_execute_with_args(psprintf("DELETE FROM %s.polarbench_run_data"
+										   " WHERE run_id OPERATOR(pg_catalog.=) $1", nsp),
+								  1, idtype, id, NULL, false, 0) != SPI_OK_DELETE ||
+			SPI_processed != 1)
+			elog(ERROR, "could not replace run " INT64_FORMAT, run_id);
+	}
+	else
+	{
+		Oid			seqtype[1] = {TEXTOID};
+		Datum		seq[1] = {CStringGetTextDatum(quote_qualified_identifier(get_namespace_name(schema),
+																			  "polarbench_run_data_run_id_seq"))};
+
+		if (SPI_execute_with_args("SELECT pg_catalog.nextval($1::pg_catalog.regclass)",
+								  1, seqtype, seq, NULL, false, 1) != SPI_OK_SELECT ||
+			SPI_processed != 1)
+			elog(ERROR, "could not draw a run id");
+		run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
+											 1, &isnull));
+	}
+	values[0] = JsonbPGetDatum(doc);
+	values[1] = node == NULL ? (Datum) 0 : CStringGetTextDatum(node);
+	values[3] = Int64GetDatum(run_id);
+	values[4] = Int32GetDatum(place->recorder_pid);
+	values[5] = Int64GetDatum(place->segment);
+	values[6] = Int64GetDatum(place->sweep_id < 0 ? run_id : place->sweep_id);
+	values[7] = Int32GetDatum(place->sweep_run);
+	values[8] = Int32GetDatum(place->sweep_set);
+	values[9] = Int32GetDatum(place->sweep_repeat);
+
+	/* the run: the caller's, at its place */
 	if (SPI_execute_with_args(psprintf(
 									   "INSERT INTO %s.polarbench_run_data SELECT r.*"
-									   "  FROM jsonb_populate_record(NULL::%s.polarbench_run_data,"
-									   "       ($1->'run') - 'run_by' || jsonb_build_object("
-									   "         'run_id', nextval($4::regclass), 'run_by', $3::oid,"
-									   "         'node', $2, 'recorder_pid', NULL, 'segment', NULL, 'sweep_id', NULL,"
-									   "         'sweep_run', NULL, 'sweep_set', NULL, 'sweep_repeat', NULL)) r"
-									   " RETURNING run_id", nsp, nsp),
-							  4, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING ||
+									   "  FROM pg_catalog.jsonb_populate_record(NULL::%s.polarbench_run_data,"
+									   "       ($1 OPERATOR(pg_catalog.->) 'run') OPERATOR(pg_catalog.-) 'run_by'"
+									   "       OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object("
+									   "         'run_id', $4, 'run_by', $3, 'node', $2, 'recorder_pid', $5,"
+									   "         'segment', $6, 'sweep_id', $7, 'sweep_run', $8, 'sweep_set', $9,"
+									   "         'sweep_repeat', $10)%s) r",
+									   nsp, nsp,
+									   /* a running run's start: once its recorder ran */
+									   place->running ?
+									   " OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('started_at', pg_catalog.clock_timestamp())" : ""),
+							  10, types, values, nulls, false, 0) != SPI_OK_INSERT ||
 		SPI_processed != 1)
 		elog(ERROR, "could not store the run");
-	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc,
-										 1, &isnull));
 	for (int i = 0; i < lengthof(pb_doc_tables); i++)
 	{
 		Oid			ptypes[2] = {JSONBOID, INT8OID};
@@ -133,8 +189,9 @@ pb_record_document(Jsonb *doc, const char *node)
 
 		if (SPI_execute_with_args(psprintf(
 										   "INSERT INTO %s.%s SELECT r.*"
-										   "  FROM jsonb_array_elements(coalesce($1->'%s', '[]')) e,"
-										   "       jsonb_populate_record(NULL::%s.%s, e || jsonb_build_object('run_id', $2)) r",
+										   "  FROM pg_catalog.jsonb_array_elements(coalesce($1 OPERATOR(pg_catalog.->) '%s', '[]')) e,"
+										   "       pg_catalog.jsonb_populate_record(NULL::%s.%s,"
+										   "         e OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('run_id', $2)) r",
 										   nsp, pb_doc_tables[i][0], pb_doc_tables[i][1],
 										   nsp, pb_doc_tables[i][0]),
 								  2, ptypes, pvalues, NULL, false, 0) != SPI_OK_INSERT)

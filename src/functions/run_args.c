@@ -285,21 +285,6 @@ pb_nodes_all(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
- * pb_refuse_nodes_all
- *		Refuse nodes => 'all' in function, which runs on this server only.
- */
-void
-pb_refuse_nodes_all(FunctionCallInfo fcinfo, int argno, const char *function)
-{
-	if (pb_nodes_all(fcinfo, argno))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s does not run across a Citus cluster", function),
-				 errdetail("Only polarbench_run() takes nodes => 'all'."),
-				 errhint("Run polarbench_run(..., nodes => 'all'), which waits for the run's end, or leave nodes out.")));
-}
-
-/*
  * pb_workload_args
  *		The arguments that say what a run runs, for its driver.
  */

@@ -8,7 +8,9 @@
  *	  the run is recorded and its clients are released.
  *
  * The run's clients use the caller's search_path at the call, which the
- * conductor takes as its own (pb_settings_search_path()).
+ * conductor takes as its own (pb_settings_search_path()).  With nodes =>
+ * 'all', the conductor conducts a run across the Citus cluster instead
+ * (cluster_start.c), whose summed run is a background run as any.
  *
  * Everything a caller can get wrong is still found before the run starts:
  * the conductor checks the arguments, and an error before the start comes
@@ -239,7 +241,8 @@ polarbench_start(PG_FUNCTION_ARGS)
 	pb_journal_recover();
 
 	pb_check_caller("polarbench_start", false);
-	pb_refuse_nodes_all(fcinfo, ARG_NODES, "polarbench_start");
+	/* nodes is 'all' or 'local': the conductor sees which (cluster_start.c) */
+	(void) pb_nodes_all(fcinfo, ARG_NODES);
 	search_path = pb_settings_search_path();
 
 	rettype = get_func_signature(fcinfo->flinfo->fn_oid, &types, &nargs);
@@ -424,7 +427,14 @@ pb_conductor_main(Datum main_arg)
 		(void) set_config_option("search_path", start->args + start->args_size,
 								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SET,
 								 true, ERROR, false);
-		pb_run_from_args(fcinfo, true, &params, &config, &result);
+		if (pb_nodes_all(fcinfo, ARG_NODES))
+		{
+			/* across the cluster: in memory that outlives its commits */
+			MemoryContextSwitchTo(cxt);
+			pb_cluster_start_conduct(fcinfo, pb_conductor_started, start);
+		}
+		else
+			pb_run_from_args(fcinfo, true, &params, &config, &result);
 	}
 	PG_CATCH();
 	{

@@ -22,6 +22,16 @@
  * and so does an aborted one (a client that aborted alone, with
  * exit_on_abort false).
  *
+ * With nodes => 'all', each run is a run across the Citus cluster
+ * (cluster_run.c), every combination checked on every node first.  Their
+ * sums are recorded in the caller's transaction, as polarbench_run(...,
+ * nodes => 'all') records one, so they are recorded together once the last
+ * run has ended: recorded after each run, the first would give the
+ * transaction an id, which would hold dead rows back for every run after
+ * it.  A run that fails is recorded too (with a warning) and ends the
+ * sweep, its row the last, rather than an error, which would take the runs
+ * before it away.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -213,6 +223,7 @@ typedef struct PbSweep
 	int64		combinations;
 	FunctionCallInfo run_fcinfo;
 	MemoryContext run_cxt;		/* what one run takes, let go before the next */
+	bool		cluster;		/* nodes => 'all': each run across the cluster */
 } PbSweep;
 
 /* A combination's place in each dimension */
@@ -387,9 +398,44 @@ pb_sweep_check_all(PbSweep *sw)
 		params.check_only = true;
 		MemoryContextReset(sw->run_cxt);
 		old_cxt = MemoryContextSwitchTo(sw->run_cxt);
-		pb_run_from_args(sw->run_fcinfo, false, &params, &config, &result);
+		if (sw->cluster)
+			pb_cluster_check(sw->run_fcinfo);
+		else
+			pb_run_from_args(sw->run_fcinfo, false, &params, &config, &result);
 		MemoryContextSwitchTo(old_cxt);
 	}
+}
+
+/*
+ * pb_sweep_row
+ *		The sweep's row of a run: its combination at, repetition r, the
+ *		sweep's id and the run's figures.
+ */
+static void
+pb_sweep_row(PbSweep *sw, PbCombination at, int r, int64 sweep_id,
+			 const PbRunResult *result, Datum *values, bool *nulls)
+{
+	memset(nulls, 0, sizeof(bool) * OUT_NCOLUMNS);
+	values[OUT_SWEEP_ID] = Int64GetDatum(sweep_id);
+	values[OUT_RUN_ID] = Int64GetDatum(result->run_id);
+	values[OUT_REPEAT] = Int32GetDatum(r);
+	values[OUT_SETTING_SET] = Int32GetDatum(at.g * sw->sets.n + at.s + 1);
+	values[OUT_CLIENTS] = sw->clients.values[at.c];
+	values[OUT_SETTINGS] = sw->sets.values[at.s];
+	nulls[OUT_SETTINGS] = sw->sets.nulls[at.s];
+	values[OUT_VARS] = sw->vars.values[at.v];
+	nulls[OUT_VARS] = sw->vars.nulls[at.v];
+	values[OUT_OPTIONS] = sw->options.values[at.o];
+	nulls[OUT_OPTIONS] = sw->options.nulls[at.o];
+	values[OUT_TRANSACTIONS] = Int64GetDatum(result->summary.transactions);
+	values[OUT_TPS] = Float8GetDatum(result->summary.tps);
+	values[OUT_QPS] = Float8GetDatum(result->summary.qps);
+	values[OUT_LATENCY_AVG] = Float8GetDatum(result->summary.latency_avg);
+	values[OUT_LATENCY_P95] = Float8GetDatum(result->summary.latency_p95);
+	values[OUT_LATENCY_P99] = Float8GetDatum(result->summary.latency_p99);
+	values[OUT_FAILED] = Int64GetDatum(result->summary.failed);
+	if (result->summary.transactions == 0)
+		nulls[OUT_LATENCY_AVG] = nulls[OUT_LATENCY_P95] = nulls[OUT_LATENCY_P99] = true;
 }
 
 /*
@@ -435,27 +481,69 @@ pb_sweep_run_one(PbSweep *sw, int64 k, int r, int run_no, int64 *sweep_id,
 						   result.aborted),
 				 errhint("Run the sweep with exit_on_abort left true, or fix what the clients' error says.")));
 
-	memset(nulls, 0, sizeof(bool) * OUT_NCOLUMNS);
-	values[OUT_SWEEP_ID] = Int64GetDatum(*sweep_id);
-	values[OUT_RUN_ID] = Int64GetDatum(result.run_id);
-	values[OUT_REPEAT] = Int32GetDatum(r);
-	values[OUT_SETTING_SET] = Int32GetDatum(set_no);
-	values[OUT_CLIENTS] = sw->clients.values[at.c];
-	values[OUT_SETTINGS] = sw->sets.values[at.s];
-	nulls[OUT_SETTINGS] = sw->sets.nulls[at.s];
-	values[OUT_VARS] = sw->vars.values[at.v];
-	nulls[OUT_VARS] = sw->vars.nulls[at.v];
-	values[OUT_OPTIONS] = sw->options.values[at.o];
-	nulls[OUT_OPTIONS] = sw->options.nulls[at.o];
-	values[OUT_TRANSACTIONS] = Int64GetDatum(result.summary.transactions);
-	values[OUT_TPS] = Float8GetDatum(result.summary.tps);
-	values[OUT_QPS] = Float8GetDatum(result.summary.qps);
-	values[OUT_LATENCY_AVG] = Float8GetDatum(result.summary.latency_avg);
-	values[OUT_LATENCY_P95] = Float8GetDatum(result.summary.latency_p95);
-	values[OUT_LATENCY_P99] = Float8GetDatum(result.summary.latency_p99);
-	values[OUT_FAILED] = Int64GetDatum(result.summary.failed);
-	if (result.summary.transactions == 0)
-		nulls[OUT_LATENCY_AVG] = nulls[OUT_LATENCY_P95] = nulls[OUT_LATENCY_P99] = true;
+	pb_sweep_row(sw, at, r, *sweep_id, &result, values, nulls);
+}
+
+/* One run of a sweep across the cluster, its sum not recorded yet */
+typedef struct PbSweepStep
+{
+	PbCombination at;
+	int			repeat;
+	PbClusterParams params;
+} PbSweepStep;
+
+/*
+ * pb_sweep_cluster
+ *		Run the sweep's combinations across the cluster, repetition by
+ *		repetition, until the last or one that does not finish; then record
+ *		their sums, the first's id the sweep's, and return their rows.
+ */
+static void
+pb_sweep_cluster(PbSweep *sw, ReturnSetInfo *rsinfo)
+{
+	PbSweepStep *steps = palloc0(sizeof(PbSweepStep) * sw->repeat * sw->combinations);
+	int			nsteps = 0;
+	bool		finished = true;
+	int64		sweep_id = -1;
+
+	for (int r = 1; r <= sw->repeat && finished; r++)
+		for (int64 k = 0; k < sw->combinations && finished; k++)
+		{
+			PbSweepStep *step = &steps[nsteps++];
+
+			CHECK_FOR_INTERRUPTS();
+			step->at = pb_sweep_combination(sw, k);
+			step->repeat = r;
+			step->params.release_xmin = pb_can_release_snapshot(sw->run_fcinfo);
+			step->params.sweep_run = nsteps;
+			step->params.sweep_set = step->at.g * sw->sets.n + step->at.s + 1;
+			step->params.sweep_repeat = r;
+			/* as a run's, what is read before it is read with a new snapshot */
+			PushActiveSnapshot(GetTransactionSnapshot());
+			pb_cluster_conduct(sw->run_fcinfo, &step->params);
+			PopActiveSnapshot();
+			finished = strcmp(step->params.status, "finished") == 0;
+		}
+
+	for (int i = 0; i < nsteps; i++)
+	{
+		PbRunResult result = {0};
+		Datum		values[OUT_NCOLUMNS];
+		bool		nulls[OUT_NCOLUMNS];
+
+		steps[i].params.sweep_id = sweep_id;
+		result.run_id = pb_cluster_record(&steps[i].params);
+		if (sweep_id < 0)
+			sweep_id = result.run_id;
+		pb_cluster_summary(result.run_id, &result.summary);
+		pb_sweep_row(sw, steps[i].at, steps[i].repeat, sweep_id, &result, values, nulls);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	if (!finished)
+		ereport(WARNING,
+				(errmsg("sweep " INT64_FORMAT " ends at its run " INT64_FORMAT ", which did not finish",
+						sweep_id, steps[nsteps - 1].params.run_id),
+				 errdetail("Its row is the sweep's last; it and the runs before it are recorded.")));
 }
 
 /*
@@ -476,7 +564,7 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 	pb_journal_recover();
 	pb_check_called_once(fcinfo, "polarbench_sweep", "sweep");
 	pb_check_caller("polarbench_sweep", false);
-	pb_refuse_nodes_all(fcinfo, SWEEP_NODES, "polarbench_sweep");
+	sw.cluster = pb_nodes_all(fcinfo, SWEEP_NODES);
 	pb_sweep_read_args(fcinfo, &sw);
 
 	InitMaterializedSRF(fcinfo, 0);
@@ -484,6 +572,11 @@ polarbench_sweep(PG_FUNCTION_ARGS)
 									   ALLOCSET_DEFAULT_SIZES);
 	sw.run_fcinfo = pb_sweep_run_args(fcinfo);
 	pb_sweep_check_all(&sw);
+	if (sw.cluster)
+	{
+		pb_sweep_cluster(&sw, rsinfo);
+		return (Datum) 0;
+	}
 
 	for (int r = 1; r <= sw.repeat; r++)
 		for (int64 k = 0; k < sw.combinations; k++)

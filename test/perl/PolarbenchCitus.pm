@@ -13,6 +13,8 @@
 #   my ($held, $routed) = $cluster->routing('t', 'k');  # equal: rows in their shards
 #   $cluster->on_analyze($w, 'f', 'PERFORM pg_sleep(60)', 't_%', 'k');  # a load's shards
 #   is($cluster->crashes, '', 'no node crashed');
+#   $cluster->refused($c, 'postgres', $sql, qr/ERROR:  .../, $cluster->run_counts, 'name');
+#   $cluster->no_worker_left('after the run');
 #
 # A test that needs Citus calls skip_unless_installed() first: without
 # citus.so in pg_config --pkglibdir, it skips the whole test and says why.
@@ -272,6 +274,48 @@ sub crashes
 		  slurp_file($node->logfile);
 	}
 	return join("\n", @lines);
+}
+
+# Check that no polarbench worker (client, recorder, conductor) is left on
+# any of the nodes given (every node if none), once the nodes' backends
+# have ended.
+sub no_worker_left
+{
+	my ($self, $name, @on) = @_;
+	my $workers = q{SELECT count(*) FROM pg_stat_activity WHERE backend_type LIKE 'polarbench%'};
+
+	@on = $self->nodes unless @on;
+	foreach my $node (@on)
+	{
+		ok($node->poll_query_until('postgres', "SELECT ($workers) = 0"),
+			"$name: no polarbench worker left on " . $node->name);
+	}
+	return;
+}
+
+# Every node's count of runs, to see that a refusal records nothing.
+sub run_counts
+{
+	my ($self) = @_;
+
+	return join(' ',
+		map { $_->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs') }
+		  $self->nodes);
+}
+
+# Check that sql, run on node in database db, is refused with the error
+# (a regexp), leaving on every node the runs counted before ($before, from
+# run_counts()) and no worker.
+sub refused
+{
+	my ($self, $node, $db, $sql, $error, $before, $name) = @_;
+	my ($ret, $stdout, $stderr) = $node->psql($db, $sql);
+
+	isnt($ret, 0, "$name: refused");
+	like($stderr, $error, "$name: says why");
+	is($self->run_counts, $before, "$name: no run recorded on any node");
+	$self->no_worker_left($name);
+	return;
 }
 
 1;

@@ -19,27 +19,8 @@ my ($w1, $w2) = $cluster->workers;
 
 sub value { return $c->safe_psql('postgres', $_[0]); }
 
-my $workers = q{SELECT count(*) FROM pg_stat_activity WHERE backend_type LIKE 'polarbench%'};
-
-# no polarbench worker on any node, once the nodes' backends have ended
-sub no_worker_left
-{
-	my ($name, @on) = @_;
-	@on = @nodes unless @on;
-	foreach my $node (@on)
-	{
-		ok($node->poll_query_until('postgres', "SELECT ($workers) = 0"),
-			"$name: no polarbench worker left on " . $node->name);
-	}
-	return;
-}
-
-# every node's count of runs, to see that a refusal records nothing
-sub run_counts
-{
-	return join(' ',
-		map { $_->safe_psql('postgres', 'SELECT count(*) FROM polarbench_runs') } @nodes);
-}
+sub no_worker_left { return $cluster->no_worker_left(@_); }
+sub run_counts { return $cluster->run_counts; }
 
 # the clients' waits for a lock held by the test are not timed out
 $_->safe_psql('postgres', 'ALTER ROLE postgres SET polarbench.lock_timeout = 0') foreach @nodes;
@@ -137,12 +118,7 @@ my $before = run_counts();
 sub refused
 {
 	my ($node, $db, $sql, $error, $name) = @_;
-	my ($ret, $stdout, $stderr) = $node->psql($db, $sql);
-	isnt($ret, 0, "$name: refused");
-	like($stderr, $error, "$name: says why");
-	is(run_counts(), $before, "$name: no run recorded on any node");
-	no_worker_left($name);
-	return;
+	return $cluster->refused($node, $db, $sql, $error, $before, $name);
 }
 
 refused($c, 'postgres', q{SELECT * FROM polarbench_run('tpcb-like', transactions => 1, nodes => 'some')},
@@ -153,10 +129,6 @@ $c->safe_psql('postgres', 'CREATE DATABASE plain');
 $c->safe_psql('plain', 'CREATE EXTENSION polarbench');
 refused($c, 'plain', q{SELECT * FROM polarbench_run(script => 'SELECT 1;', transactions => 1, nodes => 'all')},
 	qr/ERROR:  nodes => 'all' needs a Citus coordinator/, 'nodes => all without Citus');
-refused($c, 'postgres', q{SELECT polarbench_start('tpcb-like', transactions => 1, nodes => 'all')},
-	qr/ERROR:  polarbench_start does not run across a Citus cluster/, 'polarbench_start with nodes => all');
-refused($c, 'postgres', q{SELECT * FROM polarbench_sweep('tpcb-like', transactions => 1, nodes => 'all')},
-	qr/ERROR:  polarbench_sweep does not run across a Citus cluster/, 'polarbench_sweep with nodes => all');
 
 # a table the workers do not have: the workers' check refuses the run
 $c->safe_psql('postgres', 'CREATE TABLE only_here (k int)');
