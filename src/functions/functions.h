@@ -70,6 +70,13 @@ extern void pb_check_called_once(FunctionCallInfo fcinfo, const char *function,
 /* nodes.c */
 extern int64 pb_record_document(Jsonb *doc, const char *node);
 
+/* node_connect.c (libpq's PGconn) */
+struct pg_conn;
+extern int	pb_node_connect_timeout(void);
+extern struct pg_conn *pb_node_connect(const char *const *keywords,
+									   const char *const *values,
+									   int timeout_ms, char **error);
+
 /* cluster_run.c */
 
 /*
