@@ -228,6 +228,20 @@ fails_on_worker2('sysbench',
 	q{sbtest%\_%}, 'k',
 	q{SELECT count(*) || ' ' || sum(hashtext(t::text)::bigint) FROM sbtest1 t}, 'sbtest%');
 
+# Citus keeps on the workers the sequences it made for the new tables (all
+# three) over connections of its own, under their names meanwhile; the
+# next load takes them again
+my $distributing = q{SELECT count(*) FROM pg_class WHERE relname LIKE 'pb\_distributing\_%'};
+is(join(' ', map { $_->safe_psql('postgres', $distributing) } $cluster->nodes), '0 3 3',
+	'sysbench, failed: the new tables\' sequences left on the workers under their names meanwhile');
+is(value(q{
+	SELECT rows FROM polarbench_init('sysbench', tables => 3, table_size => 3000, distributed => true,
+									 shard_count => 4)}),
+	'9000', 'sysbench: the load after the failed one');
+is(join(' ', map { $_->safe_psql('postgres', $distributing) } $cluster->nodes), '0 0 0',
+	'... took those sequences again');
+is(value(q{SELECT nextval('sbtest3_id_seq')}), '3001', '... sbtest3 with its id sequence');
+
 # ---- YCSB ------------------------------------------------------------------
 
 my $ycsb_args = 'records => 3000, fields => 3, field_length => 30';
