@@ -43,9 +43,9 @@ PB_ENGINE_OBJS = src/engine/lockwait.o \
 PB_FUNCTION_OBJS = src/functions/callsite.o src/functions/run_args.o \
 	src/functions/views.o src/functions/report.o src/functions/report_html.o \
 	src/functions/control.o src/functions/record_check.o \
-	src/functions/nodes.o src/functions/cluster_run.o \
-	src/functions/cluster_start.o src/functions/start.o \
-	src/functions/sweep.o src/functions/run.o \
+	src/functions/nodes.o src/functions/node_connect.o \
+	src/functions/cluster_run.o src/functions/cluster_start.o \
+	src/functions/start.o src/functions/sweep.o src/functions/run.o \
 	src/functions/compare.o \
 	src/functions/workload_list.o src/functions/init_parallel.o \
 	src/functions/init_distributed.o src/functions/shard_options.o \

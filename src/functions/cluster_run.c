@@ -227,8 +227,6 @@ pb_cluster_connect(PbClusterNode *node, char **error)
 	values[n++] = GetUserNameFromId(GetUserId(), false);
 	keywords[n] = "application_name";
 	values[n++] = "polarbench cluster run";
-	keywords[n] = "connect_timeout";
-	values[n++] = "10";
 	if (node_conninfo != NULL && node_conninfo[0] != '\0')
 		extra = PQconninfoParse(node_conninfo, NULL);
 	for (PQconninfoOption *o = extra; o != NULL && o->keyword != NULL && n < 62; o++)
@@ -249,14 +247,10 @@ pb_cluster_connect(PbClusterNode *node, char **error)
 	if (extra != NULL)
 		PQconninfoFree(extra);
 
-	conn = PQconnectdbParams(keywords, values, false);
-	if (conn == NULL || PQstatus(conn) != CONNECTION_OK)
-	{
-		*error = pstrdup(conn != NULL ? PQerrorMessage(conn) : "out of memory");
-		if (conn != NULL)
-			PQfinish(conn);
+	/* interrupted by the caller's cancel, which stays pending */
+	conn = pb_node_connect(keywords, values, pb_node_connect_timeout(), error);
+	if (conn == NULL)
 		return NULL;
-	}
 	PQsetNoticeReceiver(conn, pb_cluster_notice, node);
 	return conn;
 }
@@ -689,12 +683,16 @@ pb_cluster_connect_all(PbClusterNode *nodes, int nnodes)
 
 		nodes[i].conn = pb_cluster_connect(&nodes[i], &error);
 		if (nodes[i].conn == NULL)
+		{
+			/* the caller's cancel or statement_timeout, if that stopped it */
+			CHECK_FOR_INTERRUPTS();
 			ereport(ERROR,
 					(errcode(ERRCODE_CONNECTION_FAILURE),
 					 errmsg("could not connect to node %s as role \"%s\": %s",
 							nodes[i].label, GetUserNameFromId(GetUserId(), false),
 							pb_chomp(error)),
-					 errhint("Each node must let the caller in as Citus's own connections do (citus.node_conninfo, pg_hba.conf, a password file).")));
+					 errhint("Each node must let the caller in as Citus's own connections do (citus.node_conninfo, pg_hba.conf, a password file), and answer within citus.node_connection_timeout.")));
+		}
 	}
 	pb_cluster_send(nodes, nnodes, pb_command_version, NULL);
 	pb_cluster_wait(nodes, nnodes, false, false);

@@ -90,6 +90,13 @@ extern int64 pb_record_document(Jsonb *doc, const char *node);
 extern int64 pb_record_document_at(Jsonb *doc, const char *node,
 								   const PbRecordPlace *place);
 
+/* node_connect.c (libpq's PGconn) */
+struct pg_conn;
+extern int	pb_node_connect_timeout(void);
+extern struct pg_conn *pb_node_connect(const char *const *keywords,
+									   const char *const *values,
+									   int timeout_ms, char **error);
+
 /* cluster_run.c */
 
 /*

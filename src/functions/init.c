@@ -405,12 +405,7 @@ pb_init_parse(FunctionCallInfo fcinfo, PbLoadOptions *opts, bool *given)
 
 	memset(opts, 0, sizeof(PbLoadOptions));
 	dataset = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	opts->dataset = pb_dataset_find(dataset);
-	if (opts->dataset < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown data set \"%s\"", dataset),
-				 errhint("polarbench_datasets lists the data sets.")));
+	opts->dataset = pb_dataset_named(dataset);
 
 	opts->scale = pb_init_int(fcinfo, 1);
 	opts->tables = pb_init_int(fcinfo, 2);

@@ -125,6 +125,98 @@ pb_distribute_check_extension(const PbLoadOptions *opts)
 				 errhint("Drop the data set's tables first, or load without distributed.")));
 }
 
+/* A sequence a table owns, renamed while Citus distributes the table */
+typedef struct PbOwnedSequence
+{
+	char	   *schema;			/* quoted */
+	char	   *name;
+	char	   *distributing;	/* its name meanwhile */
+} PbOwnedSequence;
+
+/* The prefix of that name */
+#define PB_DISTRIBUTING_PREFIX	"pb_distributing_"
+
+/* Rename seq to its name while distributed, or back to its own. */
+static void
+pb_distribute_rename_sequence(const PbOwnedSequence *seq, bool back)
+{
+	const char *from = back ? seq->distributing : seq->name;
+	const char *to = back ? seq->name : seq->distributing;
+
+	if (SPI_execute(psprintf("alter sequence %s.%s rename to %s", seq->schema,
+							 quote_identifier(from), quote_identifier(to)),
+					false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "could not rename sequence %s", from);
+}
+
+/*
+ * pb_distribute_rename_sequences
+ *		Rename the sequences relid owns (a serial column's: sysbench's id)
+ *		before Citus distributes the table, and return them, to be given
+ *		back their names by pb_distribute_restore_sequences() once it is
+ *		distributed.
+ *
+ * Citus creates on the workers a sequence that a new distributed table
+ * owns over a connection of its own, committed at once (unless an object
+ * it depends on was propagated in the caller's transaction).  When that
+ * transaction has just dropped the old table of the same name (a data set
+ * replaced), its connection to each worker has dropped the old sequence
+ * of the same name: Citus's own connection waits for it, and Citus cancels
+ * the load as a distributed deadlock.  Under another name, the new
+ * sequence is made on the workers without waiting; renamed back, a
+ * distributed sequence now, Citus renames it in the caller's transaction,
+ * where the old one is gone.  polarbench's search_path pinned.
+ */
+static List *
+pb_distribute_rename_sequences(Oid relid)
+{
+	Oid			type = OIDOID;
+	Datum		value = ObjectIdGetDatum(relid);
+	List	   *sequences = NIL;
+	ListCell   *lc;
+
+	if (SPI_execute_with_args("select pg_catalog.quote_ident(n.nspname), c.relname::pg_catalog.text"
+							  "  from pg_catalog.pg_depend d"
+							  "  join pg_catalog.pg_class c on c.oid operator(pg_catalog.=) d.objid"
+							  "  join pg_catalog.pg_namespace n on n.oid operator(pg_catalog.=) c.relnamespace"
+							  " where d.classid operator(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass"
+							  "   and d.refclassid operator(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass"
+							  "   and d.refobjid operator(pg_catalog.=) $1"
+							  "   and d.deptype operator(pg_catalog.=) 'a'"
+							  "   and c.relkind operator(pg_catalog.=) 'S'"
+							  " order by c.relname",
+							  1, &type, &value, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the sequences of table %u", relid);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		PbOwnedSequence *seq = palloc(sizeof(PbOwnedSequence));
+		char		distributing[NAMEDATALEN];
+
+		seq->schema = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+		seq->name = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
+		snprintf(distributing, sizeof(distributing), "%s%s", PB_DISTRIBUTING_PREFIX, seq->name);
+		seq->distributing = pstrdup(distributing);
+		sequences = lappend(sequences, seq);
+	}
+	foreach(lc, sequences)
+		pb_distribute_rename_sequence(lfirst(lc), false);
+	return sequences;
+}
+
+/*
+ * pb_distribute_restore_sequences
+ *		Give the sequences pb_distribute_rename_sequences() renamed their
+ *		names back, on every node.
+ */
+static void
+pb_distribute_restore_sequences(List *sequences)
+{
+	ListCell   *lc;
+
+	foreach(lc, sequences)
+		pb_distribute_rename_sequence(lfirst(lc), true);
+}
+
 /*
  * pb_distribute_tables
  *		Make the data set's tables, loaded in the caller's transaction, Citus
@@ -152,6 +244,7 @@ pb_distribute_tables(const PbLoadOptions *opts)
 		Oid			types[4] = {REGCLASSOID, TEXTOID, TEXTOID, INT4OID};
 		Datum		values[4];
 		char		nulls[4] = {' ', ' ', ' ', ' '};
+		List	   *sequences = pb_distribute_rename_sequences(relid);
 		int			rc;
 
 		values[0] = ObjectIdGetDatum(relid);
@@ -173,6 +266,7 @@ pb_distribute_tables(const PbLoadOptions *opts)
 		}
 		if (rc != SPI_OK_SELECT)
 			elog(ERROR, "could not distribute table \"%s\"", t->table);
+		pb_distribute_restore_sequences(sequences);
 	}
 	foreach(lc, tables)
 	{

@@ -274,12 +274,7 @@ pb_shard_options_read(PbLoadOptions *opts, const char *dataset,
 	PbShardOptionsRead read;
 
 	memset(opts, 0, sizeof(PbLoadOptions));
-	opts->dataset = pb_dataset_find(dataset);
-	if (opts->dataset < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown data set \"%s\"", dataset),
-				 errhint("polarbench_datasets lists the data sets.")));
+	opts->dataset = pb_dataset_named(dataset);
 	ds = pb_dataset_at(opts->dataset);
 	memset(&read, 0, sizeof(read));
 	read.opts = opts;

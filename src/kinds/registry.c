@@ -145,3 +145,22 @@ pb_dataset_find(const char *name)
 			return d;
 	return -1;
 }
+
+/*
+ * pb_dataset_named
+ *		The place of the data set of that name (case aside), as the SQL
+ *		functions that take a data set's name read it: an error naming it
+ *		when there is none.
+ */
+int
+pb_dataset_named(const char *name)
+{
+	int			dataset = pb_dataset_find(name);
+
+	if (dataset < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown data set \"%s\"", name),
+				 errhint("polarbench_datasets lists the data sets.")));
+	return dataset;
+}

@@ -28,5 +28,6 @@ extern const struct PbDriver *pb_driver_for_style(const char *style);
 extern int	pb_dataset_count(void);
 extern const struct PbDataset *pb_dataset_at(int dataset);
 extern int	pb_dataset_find(const char *name);
+extern int	pb_dataset_named(const char *name);
 
 #endif							/* PB_REGISTRY_H */

@@ -8,7 +8,9 @@
 # count and a checksum of every row); the shards' indexes hold every row;
 # TPC-C's consistency conditions hold, and item, a reference table, is the
 # same on every node, the coordinator's placement (which the coordinator
-# fills itself) included.  A failure raised on a worker once it has written
+# fills itself) included.  Each data set, pgbench's too, replaced twice in a
+# row by a distributed load (sysbench's sequences once made Citus cancel it
+# as a distributed deadlock) passes the same checks.  A failure raised on a worker once it has written
 # its rows (YCSB, TPC-C), and a cancel while a worker loads (YCSB), leave the
 # old tables as they were on every node, no prepared transaction and no
 # backend still loading.
@@ -154,41 +156,115 @@ sub fails_on_worker2
 
 $c->safe_psql('postgres', 'CREATE SCHEMA loc');
 
+# ---- pgbench, replaced -------------------------------------------------------
+
+# a distributed load of pgbench's data set, and the checks of a fresh one
+# (330_citus_init.pl and 335_citus_load.pl check the rest)
+sub pgbench_loaded
+{
+	my ($what) = @_;
+	my @calls = fill_calls();
+	is(value(q{
+		SELECT rows FROM polarbench_init('pgbench', scale => 1, distributed => true, shard_count => 4)}),
+		'100011', "pgbench distributed$what: its rows");
+	is(fill_calls_of_load(@calls), "0 1 1", "pgbench$what: loaded once on each worker, never on the coordinator");
+	is(value(q{
+		SELECT (SELECT count(*) || ' ' || sum(abalance) FROM pgbench_accounts) || ' '
+			   || (SELECT count(*) FROM pgbench_branches) || ' ' || (SELECT count(*) FROM pgbench_tellers)
+			   || ' ' || (SELECT count(*) FROM pgbench_history)
+			   || ' ' || (SELECT count(*) FROM citus_tables WHERE table_name::text LIKE 'pgbench%')}),
+		'100000 0 1 10 0 4', "pgbench$what: its rows, four distributed tables");
+	routed('pgbench_accounts', 'aid');
+	indexed('pgbench_accounts', 'aid > 0');
+	return;
+}
+pgbench_loaded('');
+pgbench_loaded(', replaced');
+pgbench_loaded(', replaced again');
+
 # ---- sysbench ------------------------------------------------------------
 
 my $sb_args = 'tables => 2, table_size => 3000';
-my @calls = fill_calls();
-is(value(qq{
-	SELECT rows || ' ' || (bytes > 0)
-	  FROM polarbench_init('sysbench', $sb_args, distributed => true, shard_count => 4)}),
-	'6000 true', 'sysbench distributed: its rows, and their size on the workers');
-is(fill_calls_of_load(@calls), "0 1 1", 'sysbench: loaded once on each worker, never on the coordinator');
-is(value(q{SELECT pg_relation_size('sbtest1') + pg_relation_size('sbtest2')}),
-	'0', 'sysbench: no row written on the coordinator');
 value(qq{SET search_path = loc, public; SELECT * FROM polarbench_init('sysbench', $sb_args)});
-foreach my $t (qw(sbtest1 sbtest2))
+
+# a distributed load of sysbench's data set, and the checks of a fresh one
+sub sysbench_loaded
 {
-	is(checksum($t, 'public'), checksum($t, 'loc'), "$t: the rows of a local load");
-	routed($t, 'id');
-	indexed($t, 'k > 0');
-	indexed($t, 'id > 0');
+	my ($what) = @_;
+	my @calls = fill_calls();
+	is(value(qq{
+		SELECT rows || ' ' || (bytes > 0)
+		  FROM polarbench_init('sysbench', $sb_args, distributed => true, shard_count => 4)}),
+		'6000 true', "sysbench distributed$what: its rows, and their size on the workers");
+	is(fill_calls_of_load(@calls), "0 1 1",
+		"sysbench$what: loaded once on each worker, never on the coordinator");
+	is(value(q{SELECT pg_relation_size('sbtest1') + pg_relation_size('sbtest2')}),
+		'0', "sysbench$what: no row written on the coordinator");
+	foreach my $t (qw(sbtest1 sbtest2))
+	{
+		is(checksum($t, 'public'), checksum($t, 'loc'), "$t$what: the rows of a local load");
+		routed($t, 'id');
+		indexed($t, 'k > 0');
+		indexed($t, 'id > 0');
+	}
+	is(value(q{SELECT nextval('sbtest1_id_seq')}), '3001', "sysbench$what: the id sequence after the rows");
+	is(value(q{SELECT pg_get_serial_sequence('sbtest2', 'id') || ' ' || pg_get_expr(adbin, adrelid)
+				 FROM pg_attrdef WHERE adrelid = 'sbtest2'::regclass AND adnum = 1}),
+		q{public.sbtest2_id_seq nextval('sbtest2_id_seq'::regclass)},
+		"sysbench$what: id a serial column, as sysbench makes it");
+	return;
 }
+sysbench_loaded('');
 isnt(checksum('sbtest1', 'loc'), checksum('sbtest2', 'loc'), 'sysbench: each table its own rows');
-is(value(q{SELECT nextval('sbtest1_id_seq')}), '3001', "sysbench: the id sequence after the rows");
+
+# replaced in one call, twice: no distributed deadlock over the sequences
+sysbench_loaded(', replaced');
+sysbench_loaded(', replaced again');
+
+# a replace with a new table, failing on a worker once loaded: every node
+# as it was
+fails_on_worker2('sysbench',
+	q{polarbench_init('sysbench', tables => 3, table_size => 3000, distributed => true, shard_count => 4)},
+	q{sbtest%\_%}, 'k',
+	q{SELECT count(*) || ' ' || sum(hashtext(t::text)::bigint) FROM sbtest1 t}, 'sbtest%');
+
+# Citus keeps on the workers the sequences it made for the new tables (all
+# three) over connections of its own, under their names meanwhile; the
+# next load takes them again
+my $distributing = q{SELECT count(*) FROM pg_class WHERE relname LIKE 'pb\_distributing\_%'};
+is(join(' ', map { $_->safe_psql('postgres', $distributing) } $cluster->nodes), '0 3 3',
+	'sysbench, failed: the new tables\' sequences left on the workers under their names meanwhile');
+is(value(q{
+	SELECT rows FROM polarbench_init('sysbench', tables => 3, table_size => 3000, distributed => true,
+									 shard_count => 4)}),
+	'9000', 'sysbench: the load after the failed one');
+is(join(' ', map { $_->safe_psql('postgres', $distributing) } $cluster->nodes), '0 0 0',
+	'... took those sequences again');
+is(value(q{SELECT nextval('sbtest3_id_seq')}), '3001', '... sbtest3 with its id sequence');
 
 # ---- YCSB ------------------------------------------------------------------
 
 my $ycsb_args = 'records => 3000, fields => 3, field_length => 30';
-@calls = fill_calls();
-is(value(qq{
-	SELECT rows FROM polarbench_init('ycsb', $ycsb_args, distributed => true, shard_count => 4)}),
-	'3000', 'YCSB distributed: its rows');
-is(fill_calls_of_load(@calls), "0 1 1", 'YCSB: loaded once on each worker, never on the coordinator');
-is(value(q{SELECT pg_relation_size('usertable')}), '0', 'YCSB: no row written on the coordinator');
 value(qq{SET search_path = loc, public; SELECT * FROM polarbench_init('ycsb', $ycsb_args)});
-is(checksum('usertable', 'public'), checksum('usertable', 'loc'), 'usertable: the rows of a local load');
-routed('usertable', 'ycsb_key');
-indexed('usertable', q{ycsb_key >= ''});
+
+# a distributed load of YCSB's data set, and the checks of a fresh one
+sub ycsb_loaded
+{
+	my ($what) = @_;
+	my @calls = fill_calls();
+	is(value(qq{
+		SELECT rows FROM polarbench_init('ycsb', $ycsb_args, distributed => true, shard_count => 4)}),
+		'3000', "YCSB distributed$what: its rows");
+	is(fill_calls_of_load(@calls), "0 1 1", "YCSB$what: loaded once on each worker, never on the coordinator");
+	is(value(q{SELECT pg_relation_size('usertable')}), '0', "YCSB$what: no row written on the coordinator");
+	is(checksum('usertable', 'public'), checksum('usertable', 'loc'), "usertable$what: the rows of a local load");
+	routed('usertable', 'ycsb_key');
+	indexed('usertable', q{ycsb_key >= ''});
+	return;
+}
+ycsb_loaded('');
+ycsb_loaded(', replaced');
+ycsb_loaded(', replaced again');
 
 # a cancel while worker2 loads
 my $ycsb_sums = q{SELECT count(*) || ' ' || sum(hashtext(t::text)::bigint) FROM usertable t};
@@ -220,38 +296,48 @@ fails_on_worker2('YCSB',
 
 # ---- TPC-C -------------------------------------------------------------------
 
-@calls = fill_calls();
-my $rows = value(q{
-	SELECT rows FROM polarbench_init('tpcc', warehouses => 2, distributed => true, shard_count => 4)});
-is(fill_calls_of_load(@calls), "0 1 1", 'TPC-C: loaded once on each worker, never through the coordinator');
-is($rows, value(q{
-	SELECT (SELECT count(*) FROM warehouse) + (SELECT count(*) FROM district)
-		   + (SELECT count(*) FROM customer) + (SELECT count(*) FROM history)
-		   + (SELECT count(*) FROM orders) + (SELECT count(*) FROM new_order)
-		   + (SELECT count(*) FROM item) + (SELECT count(*) FROM stock)
-		   + (SELECT count(*) FROM order_line)}),
-	'TPC-C: the rows it reports are the tables\'');
-is(value(q{
-	SELECT (SELECT count(*) FROM warehouse) || ' ' || (SELECT count(*) FROM district) || ' '
-		   || (SELECT count(*) FROM customer) || ' ' || (SELECT count(*) FROM stock) || ' '
-		   || (SELECT count(*) FROM item) || ' ' || (SELECT count(*) FROM tpcc_load)}),
-	'2 20 60000 200000 100000 1', "TPC-C: two warehouses' rows");
-is(value(q{
-	SELECT pg_relation_size('stock') + pg_relation_size('customer') + pg_relation_size('order_line')
-		   + pg_relation_size('item')}),
-	'0', 'TPC-C: no row written in the coordinator\'s tables');
 my $broken = q{SELECT coalesce(string_agg(condition::text, ' ' ORDER BY condition), 'none')
 				 FROM polarbench_tpcc_check() WHERE offending > 0};
-is(value($broken), 'none', 'TPC-C: every consistency condition holds');
-routed($_->[0], $_->[1]) foreach ([ 'stock', 's_w_id' ], [ 'order_line', 'ol_w_id' ],
-	[ 'customer', 'c_w_id' ], [ 'history', 'h_w_id' ]);
-indexed('customer', q{c_w_id > 0 AND c_last > ''});
-indexed('orders', 'o_c_id > 0');
-my @item = split /\n/, $cluster->on_placements('item', q{
-	SELECT count(*) || ' ' || sum(hashtext(t::text)::bigint) FROM %s t});
-is(scalar(@item), 3, 'item: a placement on every node');
-is(scalar(grep { $_ eq $item[0] } @item), 3, 'item: the same rows on every node');
-like($item[0], qr/^100000 /, 'item: every item');
+
+# a distributed load of TPC-C's data set, and the checks of a fresh one
+sub tpcc_loaded
+{
+	my ($what) = @_;
+	my @calls = fill_calls();
+	my $rows = value(q{
+		SELECT rows FROM polarbench_init('tpcc', warehouses => 2, distributed => true, shard_count => 4)});
+	is(fill_calls_of_load(@calls), "0 1 1", "TPC-C$what: loaded once on each worker, never through the coordinator");
+	is($rows, value(q{
+		SELECT (SELECT count(*) FROM warehouse) + (SELECT count(*) FROM district)
+			   + (SELECT count(*) FROM customer) + (SELECT count(*) FROM history)
+			   + (SELECT count(*) FROM orders) + (SELECT count(*) FROM new_order)
+			   + (SELECT count(*) FROM item) + (SELECT count(*) FROM stock)
+			   + (SELECT count(*) FROM order_line)}),
+		"TPC-C$what: the rows it reports are the tables'");
+	is(value(q{
+		SELECT (SELECT count(*) FROM warehouse) || ' ' || (SELECT count(*) FROM district) || ' '
+			   || (SELECT count(*) FROM customer) || ' ' || (SELECT count(*) FROM stock) || ' '
+			   || (SELECT count(*) FROM item) || ' ' || (SELECT count(*) FROM tpcc_load)}),
+		'2 20 60000 200000 100000 1', "TPC-C$what: two warehouses' rows");
+	is(value(q{
+		SELECT pg_relation_size('stock') + pg_relation_size('customer') + pg_relation_size('order_line')
+			   + pg_relation_size('item')}),
+		'0', "TPC-C$what: no row written in the coordinator's tables");
+	is(value($broken), 'none', "TPC-C$what: every consistency condition holds");
+	routed($_->[0], $_->[1]) foreach ([ 'stock', 's_w_id' ], [ 'order_line', 'ol_w_id' ],
+		[ 'customer', 'c_w_id' ], [ 'history', 'h_w_id' ]);
+	indexed('customer', q{c_w_id > 0 AND c_last > ''});
+	indexed('orders', 'o_c_id > 0');
+	my @item = split /\n/, $cluster->on_placements('item', q{
+		SELECT count(*) || ' ' || sum(hashtext(t::text)::bigint) FROM %s t});
+	is(scalar(@item), 3, "item$what: a placement on every node");
+	is(scalar(grep { $_ eq $item[0] } @item), 3, "item$what: the same rows on every node");
+	like($item[0], qr/^100000 /, "item$what: every item");
+	return;
+}
+tpcc_loaded('');
+tpcc_loaded(', replaced');
+tpcc_loaded(', replaced again');
 
 # a node with a placement of item but no warehouse: refused, nothing left
 my $tpcc_before = state_of('%order%');

@@ -2,12 +2,16 @@
 # clients on every node, one run recorded on the coordinator with each
 # node's figures, and the tables showing every transaction.  A node killed
 # mid-run and the caller's cancel end the run everywhere with no worker
-# left; every refusal leaves nothing on any node.
+# left; every refusal leaves nothing on any node.  A node that never
+# answers the coordinator's connection: the caller's cancel and
+# statement_timeout end the call at once, citus.node_connection_timeout
+# names the node.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IO::Socket::INET;
 use PolarbenchCitus;
 
 PolarbenchCitus::skip_unless_installed();
@@ -218,5 +222,69 @@ foreach my $h (@holders)
 	$h->quit;
 }
 $w1->start;
+
+# ---- a node that never answers the coordinator's connection ---------------
+
+# a listener that takes TCP connections (the kernel completes them) and
+# never says a word: the coordinator's entry in pg_dist_node points at it,
+# as citus_set_coordinator_host() moves it, so that nodes => 'all' connects
+# there first (Citus's own connections to it, its two-phase commit
+# recovery's, wait there too, harmlessly)
+my $silent = IO::Socket::INET->new(
+	LocalAddr => '127.0.0.1',
+	LocalPort => 0,
+	Listen => 8,
+	Proto => 'tcp',
+	ReuseAddr => 1) or die "could not listen: $!";
+my $silent_port = $silent->sockport;
+value("SELECT citus_set_coordinator_host('127.0.0.1', $silent_port)");
+my $unanswered = q{SELECT * FROM polarbench_run('tpcb-like', transactions => 1, nodes => 'all');};
+my $connections = q{SELECT count(*) FROM pg_stat_activity WHERE application_name = 'polarbench cluster run'};
+$before = run_counts();
+
+# nothing of the call left on any node: no run, no worker, no connection
+sub nothing_left
+{
+	my ($name) = @_;
+	is(run_counts(), $before, "$name: no run recorded on any node");
+	no_worker_left($name);
+	foreach my $node (@nodes)
+	{
+		ok($node->poll_query_until('postgres', "SELECT ($connections) = 0"),
+			"$name: no connection of the coordinator left on " . $node->name);
+	}
+	return;
+}
+
+# statement_timeout: its own error, long before citus.node_connection_timeout
+($ret, $stdout, $stderr) = $c->psql('postgres', "SET statement_timeout = '1s'; $unanswered");
+like($stderr, qr/ERROR:  canceling statement due to statement timeout/,
+	'a node that never answers: statement_timeout ends the connecting call');
+nothing_left('statement_timeout while connecting');
+
+# the caller's cancel, once the coordinator is connecting: its first wait
+# (the silent node comes first, and nothing else runs before it answers)
+$caller = $c->background_psql('postgres', on_error_stop => 0);
+$caller->query_until(qr/started/, "\\echo started\n$unanswered\n");
+my $connecting = q{SELECT pid FROM pg_stat_activity
+		 WHERE backend_type = 'client backend' AND query LIKE '%nodes => ''all''%'
+		   AND wait_event = 'Extension' AND pid <> pg_backend_pid()};
+ok($c->poll_query_until('postgres', "SELECT count(*) = 1 FROM ($connecting) p"),
+	'the coordinator waits for the node that never answers');
+value("SELECT pg_cancel_backend(pid) FROM ($connecting) p");
+$caller->query('SELECT 1');
+like($caller->{stderr}, qr/ERROR:  canceling statement due to user request/,
+	'the caller\'s cancel ends the call while it connects');
+$caller->quit;
+nothing_left('a cancel while connecting');
+
+# citus.node_connection_timeout: the connection given up, naming the node
+($ret, $stdout, $stderr) = $c->psql('postgres', "SET citus.node_connection_timeout = '200ms'; $unanswered");
+like($stderr,
+	qr/ERROR:  could not connect to node 127\.0\.0\.1:$silent_port as role "postgres": no answer within 200 ms \(citus\.node_connection_timeout\)/,
+	'citus.node_connection_timeout: the node that never answered is named');
+nothing_left('citus.node_connection_timeout');
+value("SELECT citus_set_coordinator_host('127.0.0.1', ${\ $c->port})");
+close($silent);
 
 done_testing();
